@@ -1,0 +1,603 @@
+#!/usr/bin/env python3
+"""Generate Tilescope golden tables from the real TileLang package.
+
+Every case is evaluated by TileLang itself: the Python expression in "python" is
+evaluated with TileLang's API, then every input point (and every replica) is pushed
+through TileLang's own ``map_forward_index`` / ``map_forward_thread``.  Cases whose
+layout is not provided by the installed TileLang are built with ``T.Layout`` /
+``T.Fragment`` from the cited formula (still evaluated by TileLang) and carry
+``"source": "formula"`` plus a citation.
+
+Usage (from the repository root):
+    .venv/bin/python tools/gen_goldens.py [--out tests/data/goldens] [--only FAMILY]
+
+Output: one JSON file per family, ``tests/data/goldens/<family>.json``:
+    {"tilelang_version": ..., "command": ..., "cases": [case, ...]}
+with case = {name, spec, python, source, repr, table, tilelang_output_shape,
+             [tilelang_thread_extent], [citation], [note]}.
+``table`` is exactly the ``tilescope-cli table`` JSON of product.md.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+import time
+
+# TileLang ships a package named ``math``; never run with tilelang's dir on sys.path.
+import tilelang  # noqa: E402
+import tilelang.language as T  # noqa: E402
+from tilelang import tvm  # noqa: E402
+from tvm.tirx import IndexMap  # noqa: E402
+from tilelang.layout import (  # noqa: E402
+    make_swizzled_layout,
+    make_wgmma_swizzled_layout,
+    make_full_bank_swizzled_layout,
+    make_half_bank_swizzled_layout,
+    make_quarter_bank_swizzled_layout,
+    make_linear_layout,
+    make_gemm_fragment_8x8,
+    make_gemm_fragment_8x8_transposed,
+    make_fully_replicated_layout_fragment,
+)
+import tilelang.layout as tl_layout  # noqa: E402
+
+TL_VERSION = tilelang.__version__
+
+
+# ----------------------------------------------------------------------------------------------
+# helpers available to the "python" expressions
+# ----------------------------------------------------------------------------------------------
+
+def buf(shape, dtype, scope="shared.dyn"):
+    """A TIR buffer standing in for TileLang's buffer argument."""
+    return tvm.tirx.decl_buffer(list(shape), dtype, name="buf", scope=scope)
+
+
+def frag_buf(shape, dtype="float32"):
+    return tvm.tirx.decl_buffer(list(shape), dtype, name="frag", scope="local.fragment")
+
+
+def make_mma_load_base_layout(dtype="float16", matrix="A", transposed=False):
+    """Base (one mma atom) operand fragment, exactly as TensorCoreIntrinEmitter.make_mma_load_layout
+    builds its ``base_fragment`` (tilelang/cuda/intrinsics/macro/mma_macro_generator.py), which is
+    the same construction as examples/plot_layout/fragment_mma_load_a.py for fp16 A."""
+    from tvm import DataType
+    from tilelang.cuda.intrinsics.layout import mma_layout as ml
+
+    bits = DataType(dtype).bits
+    sr = {
+        32: (ml.shared_16x8_to_mma_32x4_layout_sr_a, ml.shared_16x8_to_mma_32x4_layout_sr_b, 8),
+        16: (ml.shared_16x16_to_mma_32x8_layout_sr_a, ml.shared_16x16_to_mma_32x8_layout_sr_b, 16),
+        8: (ml.shared_16x32_to_mma_32x16_layout_sr_a, ml.shared_16x32_to_mma_32x16_layout_sr_b, 32),
+    }[bits]
+    fa, fb, micro_k = sr
+    is_a = matrix == "A"
+    is_sr = (is_a and not transposed) or (not is_a and transposed)
+    f = fa if is_a else fb
+    fn = f if is_sr else (lambda i, j: f(j, i))
+    inv = IndexMap.from_func(fn, index_dtype="int32")
+    micro_s, micro_r = 16, micro_k
+    shape = [micro_s, micro_r] if is_sr else [micro_r, micro_s]
+    return T.Fragment(
+        shape,
+        forward_thread_fn=lambda i, j: inv.map_indices([i, j])[0],
+        forward_index_fn=lambda i, j: inv.map_indices([i, j])[1],
+    )
+
+
+def make_mfma_load_base_layout(dtype="float16", matrix="A", k_dim=16, transposed=False):
+    """examples/plot_layout/fragment_mfma_load_a.py ``make_mfma_load_base_layout`` with the
+    installed tilelang.rocm.intrinsics.mfma_layout atoms."""
+    from tilelang.rocm.intrinsics import mfma_layout as fl
+    from tilelang.rocm.intrinsics.utils import get_mma_micro_size
+
+    f = {
+        4: fl.shared_16x4_to_local_64x1_layout_A,
+        16: fl.shared_16x16_to_local_64x4_layout_A,
+        32: fl.shared_16x32_to_local_64x8_layout_A,
+        64: fl.shared_16x64_to_local_64x16_layout_A,
+    }[k_dim]
+    is_sr = (matrix == "A" and not transposed) or (matrix == "B" and transposed)
+    mx, my, mk = get_mma_micro_size(dtype)
+    fn = f if is_sr else (lambda i, j: f(j, i))
+    if matrix == "A":
+        ms, mr = mx, mk
+    else:
+        ms, mr = mk, my
+    inv = IndexMap.from_func(fn, index_dtype="int32")
+    return T.Fragment(
+        [ms, mr] if is_sr else [mr, ms],
+        forward_thread_fn=lambda i, j: inv.map_indices([i, j])[0],
+        forward_index_fn=lambda i, j: inv.map_indices([i, j])[1],
+    )
+
+
+def _mma_emitter(M, N, threads, a_dtype="float16", accum_dtype="float32", chunk=32,
+                 a_transposed=False, b_transposed=False):
+    from tilelang.cuda.intrinsics.macro.mma_macro_generator import TensorCoreIntrinEmitter
+    from tilelang.tileop.base import GemmWarpPolicy
+
+    m_warp, n_warp = GemmWarpPolicy.Square.compute_warp_partition(M, N, threads // 32)
+    return TensorCoreIntrinEmitter(
+        a_dtype=a_dtype, b_dtype=a_dtype, accum_dtype=accum_dtype,
+        a_transposed=a_transposed, b_transposed=b_transposed,
+        block_row_warps=m_warp, block_col_warps=n_warp,
+        warp_row_tiles=M // m_warp, warp_col_tiles=N // n_warp, chunk=chunk,
+    )
+
+
+def gemm_c_fragment(M, N, threads, accum_dtype="float32"):
+    """The T.gemm (cuda.mma, sm80) accumulator fragment: make_mma_store_layout of the emitter that
+    tilelang/cuda/op/gemm/gemm_mma.py builds (Square warp partition)."""
+    em = _mma_emitter(M, N, threads, accum_dtype=accum_dtype)
+    return em.make_mma_store_layout(frag_buf((M, N), accum_dtype))
+
+
+def gemm_operand_fragment(M, N, K, threads, matrix="A", dtype="float16", transposed=False):
+    """The register-operand fragment T.gemm gives A (M x K) or B (K x N) (make_mma_load_layout)."""
+    em = _mma_emitter(M, N, threads, a_dtype=dtype, chunk=K,
+                      a_transposed=transposed if matrix == "A" else False,
+                      b_transposed=transposed if matrix == "B" else False)
+    if matrix == "A":
+        shape = (K, M) if transposed else (M, K)
+    else:
+        shape = (N, K) if transposed else (K, N)
+    return em.make_mma_load_layout(frag_buf(shape, dtype), matrix=matrix)
+
+
+def _c0(dtype):
+    from tvm import DataType
+    return 256 // DataType(dtype).bits  # 32 bytes / sizeof(T)
+
+
+def _ru(a, b):
+    return (a + b - 1) // b * b
+
+
+def zn_formula(shape, dtype):
+    R, C = shape
+    c0 = _c0(dtype)
+    return T.Layout([R, C], lambda r, c: c // c0 * (_ru(R, 16) * c0) + r // 16 * (16 * c0) + r % 16 * c0 + c % c0)
+
+
+def nz_formula(shape, dtype):
+    R, C = shape
+    c0 = _c0(dtype)
+    return T.Layout([R, C], lambda r, c: r // c0 * (_ru(C, 16) * c0) + c // 16 * (16 * c0) + r % c0 + c % 16 * c0)
+
+
+def zz_formula(shape, dtype):
+    R, C = shape
+    c0 = _c0(dtype)
+    return T.Layout([R, C], lambda r, c: r // 16 * (_ru(C, c0) * 16) + c // c0 * (16 * c0) + r % 16 * c0 + c % c0)
+
+
+def l0c_formula(shape, dtype="float32"):
+    R, C = shape
+    return T.Layout([R, C], lambda r, c: c // 16 * (_ru(R, 16) * 16) + r // 16 * 256 + r % 16 * 16 + c % 16)
+
+
+NAMESPACE = dict(
+    T=T, tilelang=tilelang, tl_layout=tl_layout, buf=buf, frag_buf=frag_buf,
+    make_swizzled_layout=make_swizzled_layout,
+    make_wgmma_swizzled_layout=make_wgmma_swizzled_layout,
+    make_full_bank_swizzled_layout=make_full_bank_swizzled_layout,
+    make_half_bank_swizzled_layout=make_half_bank_swizzled_layout,
+    make_quarter_bank_swizzled_layout=make_quarter_bank_swizzled_layout,
+    make_linear_layout=make_linear_layout,
+    make_gemm_fragment_8x8=make_gemm_fragment_8x8,
+    make_gemm_fragment_8x8_transposed=make_gemm_fragment_8x8_transposed,
+    make_fully_replicated_layout_fragment=make_fully_replicated_layout_fragment,
+    make_mma_load_base_layout=make_mma_load_base_layout,
+    make_mfma_load_base_layout=make_mfma_load_base_layout,
+    gemm_c_fragment=gemm_c_fragment,
+    gemm_operand_fragment=gemm_operand_fragment,
+    zn_formula=zn_formula, nz_formula=nz_formula, zz_formula=zz_formula, l0c_formula=l0c_formula,
+)
+try:
+    from tilelang.cuda.intrinsics.layout.mma_layout import make_mma_swizzle_layout
+    NAMESPACE["make_mma_swizzle_layout"] = make_mma_swizzle_layout
+except ImportError:  # pragma: no cover
+    pass
+for _n in ("make_ascend_nz_layout", "make_ascend_compact_nz_layout", "make_ascend_major_k_layout",
+           "make_ascend_major_mn_layout", "make_ascend_l0c_layout"):
+    if hasattr(tl_layout, _n):
+        NAMESPACE[_n] = getattr(tl_layout, _n)
+
+
+# ----------------------------------------------------------------------------------------------
+# evaluation
+# ----------------------------------------------------------------------------------------------
+
+def _ints(exprs, what):
+    out = []
+    for e in exprs:
+        if not isinstance(e, (tvm.tirx.IntImm, int)):
+            raise RuntimeError(f"{what}: non-constant result {e!r}")
+        out.append(int(e))
+    return out
+
+
+def evaluate(layout):
+    """Table in the tilescope-cli format, evaluated with TileLang's map_forward_* per point."""
+    in_shape = [int(x) for x in layout.get_input_shape()]
+    pts = list(itertools.product(*[range(s) for s in in_shape]))
+    cells = []
+    if isinstance(layout, T.Fragment):
+        R = int(layout.replicate_size)
+        tmax, lmax = -1, -1
+        for p in pts:
+            p = list(p)
+            if R > 1:
+                threads = [_ints(layout.map_forward_thread([r] + p), "thread")[0] for r in range(R)]
+                local = _ints(layout.map_forward_index([0] + p), "index")
+            else:
+                threads = _ints(layout.map_forward_thread(p), "thread")
+                local = _ints(layout.map_forward_index(p), "index")
+            if len(local) != 1:
+                raise RuntimeError(f"fragment with {len(local)} index outputs")
+            tmax = max(tmax, max(threads))
+            lmax = max(lmax, local[0])
+            cells.append({"in": p, "threads": threads, "local": local[0]})
+        table = {"kind": "fragment", "input_shape": in_shape, "thread_extent": tmax + 1,
+                 "replicate": R, "local_size": lmax + 1, "cells": cells}
+    else:
+        omax = None
+        for p in pts:
+            p = list(p)
+            out = _ints(layout.map_forward_index(p), "index")
+            omax = list(out) if omax is None else [max(a, b) for a, b in zip(omax, out)]
+            cells.append({"in": p, "out": out})
+        table = {"kind": "layout", "input_shape": in_shape,
+                 "output_shape": [m + 1 for m in omax], "cells": cells}
+    return table
+
+
+def make_case(name, spec, python, source=None, citation=None, note=None):
+    layout = eval(python, dict(NAMESPACE))  # noqa: S307 - our own literal expressions
+    case = {"name": name, "spec": spec, "python": python,
+            "source": source or f"tilelang {TL_VERSION}"}
+    if citation:
+        case["citation"] = citation
+    if note:
+        case["note"] = note
+    case["repr"] = str(layout)
+    case["tilelang_output_shape"] = [int(x) for x in layout.get_output_shape()]
+    if isinstance(layout, T.Fragment):
+        case["tilelang_thread_extent"] = int(layout.get_thread_size())
+        case["tilelang_forward_thread"] = str(layout.forward_thread)
+        case["tilelang_forward_index"] = [str(e) for e in layout.forward_index]
+    else:
+        case["tilelang_forward_index"] = [str(e) for e in layout.index]
+    case["table"] = evaluate(layout)
+    t = case["table"]
+    if t["kind"] == "layout":
+        case["output_shape_matches_tilelang"] = t["output_shape"] == case["tilelang_output_shape"]
+    else:
+        case["output_shape_matches_tilelang"] = [t["local_size"]] == case["tilelang_output_shape"]
+        case["thread_extent_matches_tilelang"] = t["thread_extent"] == case["tilelang_thread_extent"]
+    return case
+
+
+# ----------------------------------------------------------------------------------------------
+# cases: (name, spec, python[, extra]) ; spec == python where the mapping language is TileLang's
+# ----------------------------------------------------------------------------------------------
+
+def same(name, text, **kw):
+    return dict(name=name, spec=text, python=text, **kw)
+
+
+def builtin(name, spec, python, **kw):
+    return dict(name=name, spec=spec, python=python, **kw)
+
+
+BASE88 = "T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, forward_index_fn=lambda i, j: j % 2)"
+
+
+def handwritten_cases():
+    c = [
+        same("transpose_4x4", "T.Layout([4, 4], lambda i, j: (j, i))"),
+        same("transpose_8x8", "T.Layout([8, 8], lambda i, j: (j, i))"),
+        same("reshape_3d_2x4x8", "T.Layout([2, 4, 8], lambda i, j, k: (k, i * 4 + j))"),
+        same("interleave_8x4", "T.Layout([8, 4], lambda i, j: (i % 4 * 2 + i // 4, j))"),
+        same("rowmajor_8x16", "T.Layout([8, 16], lambda i, j: i * 16 + j)"),
+        same("pad33_fp32_32x32", "T.Layout([32, 32], lambda i, j: i * 33 + j)"),
+        same("bitops_xor_and_shl_16x16", "T.Layout([16, 16], lambda i, j: (i << 4) + ((j ^ (i & 7)) & 15))"),
+        same("bitops_or_shr_8x32", "T.Layout([8, 32], lambda i, j: (i, (j >> 3 ^ i % 4) << 3 | j & 7))"),
+        dict(name="minmax_8x8", spec="T.Layout([8, 8], lambda i, j: (min(i, j), max(i, j)))",
+             python="T.Layout([8, 8], lambda i, j: (T.min(i, j), T.max(i, j)))",
+             note="Python min()/max() on TVM exprs raise; TileLang users write T.min/T.max"),
+        same("three_outputs_16x16", "T.Layout([16, 16], lambda i, j: (j // 8, i, j % 8))"),
+        # Layout.repeat (reference §7, test_tilelang_layout_repeat.py)
+        same("layout_repeat_dim0_x2", "T.Layout([8, 64], lambda i, j: i * 64 + j).repeat(0, 2)"),
+        same("layout_repeat_dim1_x3", "T.Layout([8, 64], lambda i, j: i * 64 + j).repeat(1, 3)"),
+        same("layout_repeat_identity_dim0_x2", "T.Layout([8, 64], lambda i, j: (i, j)).repeat(0, 2)"),
+        same("layout_repeat_negdim_x2", "T.Layout([4, 8], lambda i, j: j * 4 + i).repeat(-1, 2)"),
+        same("layout_repeat_factor1", "T.Layout([4, 8], lambda i, j: j * 4 + i).repeat(1, 1)"),
+        # Layout.expand (test_tilelang_layout_expand.py)
+        same("layout_expand_4", "T.Layout([16, 128], lambda j, k: j * 128 + k).expand([4])"),
+        same("layout_expand_int4_identity", "T.Layout([16, 128], lambda j, k: (j, k)).expand(4)"),
+        same("layout_expand_2x3", "T.Layout([4, 8], lambda i, j: j * 4 + i).expand([2, 3])"),
+        same("layout_expand_empty", "T.Layout([4, 8], lambda i, j: j * 4 + i).expand([])"),
+        # Fragments
+        same("fragment_8x8_thread_index", BASE88),
+        same("fragment_replicate_fn_16x16_r2",
+             "T.Fragment([16, 16], forward_thread_fn=lambda i, j, rep: i % 8 * 4 + j // 4 + 32 * rep, "
+             "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4, replicate=2)"),
+        same("fragment_forward_fn_16x8", "T.Fragment([16, 8], forward_fn=lambda i, j: (i * 2 + j // 4, j % 4))"),
+        same("fragment_forward_fn_rep_8x8_r2",
+             "T.Fragment([8, 8], forward_fn=lambda i, j, rep: (i * 4 + j // 2 + rep * 32, j % 2), replicate=2)"),
+        # thread-only: TileLang infers the index
+        same("infer_128x128_t128", "T.Fragment([128, 128], forward_thread_fn=lambda i, j: i % 8 * 16 + j // 8)"),
+        same("infer_64x256_t256", "T.Fragment([64, 256], forward_thread_fn=lambda i, j: i % 4 * 64 + j // 4)"),
+        same("infer_16x256_fp8_t128", "T.Fragment([16, 256], forward_thread_fn=lambda i, j: i % 8 * 16 + j // 16)"),
+        same("infer_rowmax_64_r32", "T.Fragment([64], forward_thread_fn=lambda i, rep: i % 4 * 32 + rep, replicate=32)"),
+        same("infer_16x16_j_high", "T.Fragment([16, 16], forward_thread_fn=lambda i, j: j % 4 * 8 + i // 2)"),
+        same("infer_16x16_middle_bits", "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i // 2 % 4 * 8 + j % 8)"),
+        same("infer_32x32_mixed", "T.Fragment([32, 32], forward_thread_fn=lambda i, j: i // 16 * 16 + j % 4 * 4 + i % 4)"),
+        same("infer_8x8x4_3d", "T.Fragment([8, 8, 4], forward_thread_fn=lambda i, j, k: j * 4 + k)"),
+        same("infer_rep_in_thread_16x8_r2", "T.Fragment([16, 8], forward_thread_fn=lambda i, j, rep: rep * 32 + i % 8 * 4 + j // 2, replicate=2)"),
+        same("infer_fully_replicated_4x4_r8", "T.Fragment([4, 4], forward_thread_fn=lambda i, j, rep: rep, replicate=8)"),
+        same("infer_fully_replicated_2_r256", "T.Fragment([2], forward_thread_fn=lambda i, rep: rep, replicate=256)"),
+        # Fragment.repeat, every combination
+        same("fragment_repeat_T_ldfT", BASE88 + ".repeat([2, 3], repeat_on_thread=True, lower_dim_first=True)"),
+        same("fragment_repeat_T_ldfF", BASE88 + ".repeat([2, 3], repeat_on_thread=True, lower_dim_first=False)"),
+        same("fragment_repeat_F_ldfT", BASE88 + ".repeat([2, 3], repeat_on_thread=False, lower_dim_first=True)"),
+        same("fragment_repeat_F_ldfF", BASE88 + ".repeat([2, 3], repeat_on_thread=False, lower_dim_first=False)"),
+        same("fragment_repeat_default", BASE88 + ".repeat([2, 1])"),
+        # replicate
+        same("fragment_replicate_2", BASE88 + ".replicate(2)"),
+        same("fragment_replicate_2_of_r2",
+             "T.Fragment([16, 16], forward_thread_fn=lambda i, j, rep: i % 8 * 4 + j // 4 + 32 * rep, "
+             "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4, replicate=2).replicate(2)"),
+        same("fragment_repeat_then_replicate",
+             BASE88 + ".repeat([2, 1], repeat_on_thread=True).replicate(2).repeat([1, 2], repeat_on_thread=False)"),
+        # inverse
+        same("layout_inverse_interleave", "T.Layout([8, 4], lambda i, j: (i % 4 * 2 + i // 4, j)).inverse()"),
+        same("layout_inverse_transpose_3d", "T.Layout([2, 4, 8], lambda i, j, k: (k, i * 4 + j)).inverse()"),
+        same("layout_inverse_linear_8x16", "T.Layout([8, 16], lambda i, j: i * 16 + j).inverse()"),
+        same("fragment_inverse_8x8", BASE88 + ".inverse()"),
+        same("fragment_inverse_r2",
+             "T.Fragment([16, 16], forward_thread_fn=lambda i, j, rep: i % 8 * 4 + j // 4 + 32 * rep, "
+             "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4, replicate=2).inverse()"),
+        same("fragment_condense_rep_var",
+             "T.Fragment([8], forward_thread_fn=lambda i, rep: rep % 4 * 8 + i, replicate=8).condense_rep_var()"),
+    ]
+    return c
+
+
+def swizzle_cases():
+    c = []
+    legal = {
+        "float16": {"quarter": ["8x16", "8x32", "8x64", "32x64"], "half": ["8x32", "8x64", "32x64"],
+                    "full": ["8x64", "32x64", "128x64"]},
+        "float32": {"quarter": ["8x16", "8x32", "8x64", "32x64"], "half": ["8x16", "8x32", "8x64", "32x64"],
+                    "full": ["8x32", "8x64", "32x64"]},
+        "int8": {"quarter": ["8x32", "8x64", "32x64"], "half": ["8x64", "32x64"], "full": ["8x128", "16x128"]},
+    }
+    short = {"float16": "fp16", "float32": "fp32", "int8": "int8"}
+    for dt, kinds in legal.items():
+        for kind, shapes in kinds.items():
+            for s in shapes:
+                R, C = map(int, s.split("x"))
+                fn = f"make_{kind}_bank_swizzled_layout"
+                c.append(builtin(f"swizzle_{kind}_{short[dt]}_{s}", f'{fn}(({R}, {C}), "{dt}")',
+                                 f'{fn}(buf(({R}, {C}), "{dt}"))'))
+    for kind in ("quarter", "half", "full"):
+        fn = f"make_{kind}_bank_swizzled_layout"
+        c.append(builtin(f"swizzle_{kind}_fp16_2x8x64", f'{fn}((2, 8, 64), "float16")', f'{fn}(buf((2, 8, 64), "float16"))'))
+    c.append(builtin("swizzle_quarter_fp16_4x16", 'make_quarter_bank_swizzled_layout((4, 16), "float16")',
+                     'make_quarter_bank_swizzled_layout(buf((4, 16), "float16"))'))
+    c.append(builtin("swizzle_full_fp16_4x64", 'make_full_bank_swizzled_layout((4, 64), "float16")',
+                     'make_full_bank_swizzled_layout(buf((4, 64), "float16"))'))
+    # make_swizzled_layout selection (incl. padded fallback, k_major=False, allow_pad=False, fp64)
+    for (R, C), dt, kw in [
+        ((32, 32), "float16", ""), ((64, 64), "float16", ""), ((16, 16), "float16", ""),
+        ((128, 32), "float16", ""), ((16, 24), "float16", ""), ((16, 8), "float16", ""),
+        ((32, 32), "float32", ""), ((32, 64), "float32", ""), ((32, 12), "float32", ""),
+        ((64, 64), "int8", ""), ((32, 32), "int8", ", k_major=False"), ((32, 64), "float16", ", k_major=False"),
+        ((16, 24), "float16", ", allow_pad=False"), ((32, 64), "float16", ", allow_pad=False"),
+        ((16, 16), "float64", ""), ((16, 16), "float64", ", k_major=False"), ((32, 64), "bfloat16", ""),
+    ]:
+        nm = f"make_swizzled_{dt}_{R}x{C}" + kw.replace(", ", "_").replace("=", "_")
+        c.append(builtin(nm, f'make_swizzled_layout(({R}, {C}), "{dt}"{kw})', f'make_swizzled_layout(buf(({R}, {C}), "{dt}"){kw})'))
+    c.append(builtin("make_swizzled_fp16_2x32x64", 'make_swizzled_layout((2, 32, 64), "float16")',
+                     'make_swizzled_layout(buf((2, 32, 64), "float16"))'))
+    for (R, C), dt in [((64, 64), "float16"), ((4, 64), "float16"), ((64, 32), "float16"), ((16, 24), "float16"),
+                       ((64, 32), "float32"), ((128, 64), "bfloat16"), ((64, 64), "int8")]:
+        c.append(builtin(f"make_wgmma_swizzled_{dt}_{R}x{C}", f'make_wgmma_swizzled_layout(({R}, {C}), "{dt}")',
+                         f'make_wgmma_swizzled_layout(buf(({R}, {C}), "{dt}"))'))
+    c.append(builtin("make_wgmma_swizzled_float16_64x64_kmajor_False",
+                     'make_wgmma_swizzled_layout((64, 64), "float16", k_major=False)',
+                     'make_wgmma_swizzled_layout(buf((64, 64), "float16"), k_major=False)'))
+    for (R, C), dt in [((16, 64), "float16"), ((32, 32), "float16"), ((64, 64), "float16"), ((16, 16), "float16"),
+                       ((32, 64), "int8"), ((8, 32), "float32")]:
+        c.append(builtin(f"py_mma_swizzle_{dt}_{R}x{C}", f'make_mma_swizzle_layout(({R}, {C}), "{dt}")',
+                         f'make_mma_swizzle_layout(buf(({R}, {C}), "{dt}"))',
+                         citation="tilelang/cuda/intrinsics/layout/mma_layout.py make_mma_swizzle_layout"))
+    c.append(builtin("make_linear_fp16_8x16", 'make_linear_layout((8, 16), "float16")', 'make_linear_layout(buf((8, 16), "float16"))'))
+    c.append(builtin("make_linear_fp32_2x4x8", 'make_linear_layout((2, 4, 8), "float32")', 'make_linear_layout(buf((2, 4, 8), "float32"))'))
+    return c
+
+
+GEMM_CITE = "src/layout/gemm_layouts.cc:36-70 (C++ atoms not exposed to Python in this version)"
+
+
+def gemm_cases():
+    c = [
+        builtin("gemm_fragment_8x8", "make_gemm_fragment_8x8()", "make_gemm_fragment_8x8()"),
+        builtin("gemm_fragment_8x8_transposed", "make_gemm_fragment_8x8_transposed()", "make_gemm_fragment_8x8_transposed()"),
+        builtin("gemm_fragment_8x4", "make_gemm_fragment_8x4()",
+                "T.Fragment([8, 4], forward_thread_fn=lambda i, j: j + 4 * i, forward_index_fn=lambda i, j: 0)",
+                source="formula", citation=GEMM_CITE),
+        builtin("gemm_fragment_8x16", "make_gemm_fragment_8x16()",
+                "T.Fragment([8, 16], forward_thread_fn=lambda i, j: j // 4 + 4 * i, forward_index_fn=lambda i, j: j % 4)",
+                source="formula", citation=GEMM_CITE),
+        builtin("gemm_fragment_8x8_repeat_2x1", "make_gemm_fragment_8x8().repeat([2, 1], repeat_on_thread=False)",
+                "make_gemm_fragment_8x8().repeat([2, 1], repeat_on_thread=False)"),
+    ]
+    for M, N, th in [(32, 32, 128), (128, 128, 128), (64, 128, 256), (16, 64, 128), (64, 64, 128), (16, 32, 128)]:
+        c.append(builtin(f"gemm_c_{M}x{N}_t{th}", f'make_gemm_c_fragment(({M}, {N}), {th}, accum_dtype="float32")',
+                         f"gemm_c_fragment({M}, {N}, {th})",
+                         citation="tilelang/cuda/op/gemm/gemm_mma.py + TensorCoreIntrinEmitter.make_mma_store_layout; "
+                                  "warp partition GemmWarpPolicy.Square"))
+    for dt, nm in [("float16", "fp16"), ("float32", "tf32"), ("int8", "int8")]:
+        for mat in ("A", "B"):
+            c.append(builtin(f"mma_load_base_{nm}_{mat}", f'make_mma_load_base_layout(dtype="{dt}", matrix="{mat}")',
+                             f'make_mma_load_base_layout(dtype="{dt}", matrix="{mat}")',
+                             citation="TensorCoreIntrinEmitter.make_mma_load_layout base_fragment"))
+    c.append(builtin("mma_load_base_fp16_A_transposed", 'make_mma_load_base_layout(dtype="float16", matrix="A", transposed=True)',
+                     'make_mma_load_base_layout(dtype="float16", matrix="A", transposed=True)'))
+    base = 'make_mma_load_base_layout(dtype="float16", matrix="A")'
+    warp = base + ".repeat([2, 1], repeat_on_thread=True).replicate(2)"
+    block = warp + ".repeat([4, 2], repeat_on_thread=False, lower_dim_first=False)"
+    cite = "examples/plot_layout/fragment_mma_load_a.py"
+    c += [builtin("mma_load_A_base", base, base, citation=cite),
+          builtin("mma_load_A_warp", warp, warp, citation=cite),
+          builtin("mma_load_A_block", block, block, citation=cite)]
+    # emitter's make_mma_load_layout for T.gemm register operands, expressed as a chain in the spec
+    # A: M=64,N=64,K=32,128 thr -> m_warp=2,n_warp=2, warp_rows=2, warp_cols=2, k=16 -> warp_r=2
+    c.append(builtin("gemm_rs_A_64x32_t128",
+                     base + ".repeat([2, 2], repeat_on_thread=False, lower_dim_first=False)"
+                            ".repeat([2, 1], repeat_on_thread=True, lower_dim_first=True).replicate(2)",
+                     'gemm_operand_fragment(64, 64, 32, 128, matrix="A")',
+                     citation="TensorCoreIntrinEmitter.make_mma_load_layout (sr order, A)"))
+    c.append(builtin("gemm_rr_B_32x64_t128",
+                     'make_mma_load_base_layout(dtype="float16", matrix="B")'
+                     ".repeat([2, 2], repeat_on_thread=False, lower_dim_first=True)"
+                     ".replicate(2).repeat([1, 2], repeat_on_thread=True, lower_dim_first=True)",
+                     'gemm_operand_fragment(64, 64, 32, 128, matrix="B")',
+                     citation="TensorCoreIntrinEmitter.make_mma_load_layout (rs order, B)"))
+    mb = 'make_mfma_load_base_layout(dtype="float16", matrix="A", k_dim=16)'
+    mw = mb + ".repeat([2, 2], repeat_on_thread=False, lower_dim_first=False)"
+    mk = mw + ".repeat([2, 1], repeat_on_thread=True, lower_dim_first=True).replicate(2)"
+    cite = "examples/plot_layout/fragment_mfma_load_a.py (tilelang/rocm/intrinsics/mfma_layout.py atoms)"
+    c += [builtin("mfma_load_A_base", mb, mb, citation=cite),
+          builtin("mfma_load_A_warp", mw, mw, citation=cite),
+          builtin("mfma_load_A_block", mk, mk, citation=cite)]
+    s = 'make_mfma_load_base_layout(dtype="float16", matrix="B", k_dim=16)'
+    c.append(builtin("mfma_load_B_base", s, s, citation=cite))
+    for shape, th in [((2,), 4), ((4, 4), 32), ((2,), 256), ((8,), 128)]:
+        sh = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+        c.append(builtin(f"fully_replicated_{'x'.join(map(str, shape))}_t{th}",
+                         f"make_fully_replicated_layout_fragment({sh}, {th})",
+                         f'make_fully_replicated_layout_fragment(buf({sh}, "float32"), {th})'))
+    c.append(builtin("fully_replicated_alias_2_t4", "make_fully_replicated_fragment((2,), 4)",
+                     'make_fully_replicated_layout_fragment(buf((2,), "float32"), 4)',
+                     note="alias spelling of make_fully_replicated_layout_fragment used by the brief"))
+    return c
+
+
+ASC_CITE = {
+    "zN": "reference §2.4; tilelang-ascend ascend_layout.py:33 make_zn_layout; catlass zN::MakeLayout",
+    "nZ": "reference §2.4; tilelang-ascend ascend_layout.py:89 make_nz_layout; catlass nZ::MakeLayout",
+    "zZ": "reference §2.4; catlass zZ::MakeLayout (intra-fractal term from strides; uncertain)",
+    "L0C": "reference §2.4; catlass zN::MakeLayoutInL0C (16x16 fractals for every dtype)",
+}
+
+
+def ascend_cases():
+    c = []
+    shapes = [((32, 32), "float16"), ((16, 64), "float16"), ((32, 32), "float32"), ((32, 64), "int8"),
+              ((20, 24), "bfloat16"), ((48, 32), "float16")]
+    for fam, fn, spec_fn in [("zN", "zn_formula", "make_zn_layout"), ("nZ", "nz_formula", "make_nz_layout"),
+                             ("zZ", "zz_formula", "make_zz_layout")]:
+        for (R, C), dt in shapes:
+            c.append(builtin(f"ascend_{fam}_{dt}_{R}x{C}", f'{spec_fn}(({R}, {C}), "{dt}")',
+                             f'{fn}(({R}, {C}), "{dt}")', source="formula", citation=ASC_CITE[fam]))
+    for (R, C), dt in [((32, 32), "float32"), ((16, 48), "float32"), ((20, 24), "float32"), ((32, 32), "int32")]:
+        c.append(builtin(f"ascend_L0C_{dt}_{R}x{C}", f'make_l0c_layout(({R}, {C}), "{dt}")',
+                         f'l0c_formula(({R}, {C}), "{dt}")', source="formula", citation=ASC_CITE["L0C"]))
+    # The PyPI tilelang also ships tilelang.layout.ascend (4-output fractal layouts, C++ builders).
+    for fn in ("make_ascend_nz_layout", "make_ascend_major_k_layout", "make_ascend_major_mn_layout",
+               "make_ascend_l0c_layout", "make_ascend_compact_nz_layout"):
+        if fn not in NAMESPACE:
+            continue
+        for (R, C), dt in [((32, 32), "float16"), ((32, 64), "int8"), ((16, 32), "float32"), ((20, 24), "bfloat16")]:
+            if fn == "make_ascend_l0c_layout":
+                dt = "float32"
+            c.append(dict(name=f"{fn[5:]}_{dt}_{R}x{C}", spec=f'{fn}(({R}, {C}), "{dt}")',
+                          python=f'{fn}(buf(({R}, {C}), "{dt}"))'))
+        dt = "float32" if fn == "make_ascend_l0c_layout" else "float16"
+        c.append(dict(name=f"{fn[5:]}_{dt}_2x32x32", spec=f'{fn}((2, 32, 32), "{dt}")',
+                      python=f'{fn}(buf((2, 32, 32), "{dt}"))'))
+    return c
+
+
+FAMILIES = {
+    "handwritten": handwritten_cases,
+    "swizzle": swizzle_cases,
+    "gemm": gemm_cases,
+    "ascend": ascend_cases,
+}
+
+
+def dump_family(path, header, cases):
+    """Pretty header, one cell per line (diff-friendly, compact)."""
+    with open(path, "w") as f:
+        f.write("{\n")
+        for k, v in header.items():
+            f.write(f"  {json.dumps(k)}: {json.dumps(v)},\n")
+        f.write('  "cases": [\n')
+        for ci, case in enumerate(cases):
+            table = case["table"]
+            f.write("    {\n")
+            for k, v in case.items():
+                if k == "table":
+                    continue
+                f.write(f"      {json.dumps(k)}: {json.dumps(v)},\n")
+            f.write('      "table": {')
+            f.write(", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in table.items() if k != "cells"))
+            f.write(', "cells": [\n')
+            cells = table["cells"]
+            for i, cell in enumerate(cells):
+                f.write("        " + json.dumps(cell, separators=(",", ":")) + ("," if i + 1 < len(cells) else "") + "\n")
+            f.write("      ]}\n")
+            f.write("    }" + ("," if ci + 1 < len(cases) else "") + "\n")
+        f.write("  ]\n}\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="tests/data/goldens")
+    ap.add_argument("--only", action="append", choices=sorted(FAMILIES))
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    command = "python tools/gen_goldens.py" + "".join(f" --only {o}" for o in (args.only or []))
+    failures = []
+    for fam, fn in FAMILIES.items():
+        if args.only and fam not in args.only:
+            continue
+        cases = []
+        skipped = []
+        t0 = time.time()
+        for spec in fn():
+            try:
+                cases.append(make_case(**spec))
+            except Exception as e:  # record, do not hide
+                msg = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
+                skipped.append({"name": spec["name"], "spec": spec["spec"], "python": spec["python"], "error": msg})
+                failures.append((fam, spec["name"], msg))
+        header = {
+            "tilelang_version": TL_VERSION,
+            "command": command,
+            "generator": "tools/gen_goldens.py",
+            "python": sys.version.split()[0],
+            "family": fam,
+            "cell_format": "tilescope-cli table (product.md); fragments: threads[r] for replica r, local slot",
+            "errors": skipped,
+        }
+        path = os.path.join(args.out, f"{fam}.json")
+        dump_family(path, header, cases)
+        print(f"{path}: {len(cases)} cases, {len(skipped)} errors, {time.time() - t0:.1f}s, "
+              f"{os.path.getsize(path) / 1e6:.2f} MB")
+    for fam, name, msg in failures:
+        print(f"  error {fam}/{name}: {msg}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
