@@ -1,0 +1,72 @@
+// `table` and `print`: the evaluated cells as JSON, and TileLang's own text forms.
+#include "cli.h"
+
+#include "tilescope/document.h"
+#include "tilescope/errors.h"
+#include "tilescope/mapping.h"
+#include "tilescope/table_json.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+int table(const std::vector<std::string>& args) {
+    return cli::reportError([&] {
+        std::string spec;
+        bool summary = false;
+        for (const auto& a : args) {
+            if (a == "--summary")
+                summary = true;
+            else if (!spec.empty() || (a.size() > 1 && a[0] == '-' && a[1] == '-'))
+                throw ts::InputError("unexpected argument '" + a +
+                                     "' (usage: table SPEC [--summary])");
+            else
+                spec = a;
+        }
+        if (spec.empty()) throw ts::InputError("missing SPEC (usage: table SPEC [--summary])");
+        ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
+        std::cout << ts::tableJson(m, summary).dump() << "\n";
+        return cli::kOk;
+    });
+}
+
+int print(const std::vector<std::string>& args) {
+    return cli::reportError([&] {
+        std::string spec, name = "layout", format = "repr";
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            if (args[k] == "--name" && k + 1 < args.size())
+                name = args[++k];
+            else if (args[k] == "--format" && k + 1 < args.size())
+                format = args[++k];
+            else if (spec.empty() && args[k].rfind("--", 0) != 0)
+                spec = args[k];
+            else
+                throw ts::InputError("unexpected argument '" + args[k] + "'");
+        }
+        if (spec.empty())
+            throw ts::InputError(
+                "missing SPEC (usage: print SPEC [--format repr|visual|code|all])");
+        ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
+        const ts::Fragment* f = std::get_if<ts::Fragment>(&m);
+        if (format == "repr" || format == "all") std::cout << ts::tilelangRepr(m) << "\n";
+        if ((format == "visual" || format == "all") && f)
+            std::cout << ts::visualizationBlock(name, *f);
+        if (format == "visual" && !f)
+            throw ts::InputError("the layout-visualization block exists only for fragments");
+        if (format == "code" || format == "all") std::cout << ts::toTileLangCode(m) << "\n";
+        if (format != "repr" && format != "visual" && format != "code" && format != "all")
+            throw ts::InputError("unknown --format '" + format + "' (repr, visual, code, all)");
+        return cli::kOk;
+    });
+}
+
+cli::Register r1({"table", "table SPEC [--summary]",
+                  "evaluate every cell; JSON on stdout ({kind, input_shape, "
+                  "output_shape|thread_extent..., cells})",
+                  table});
+cli::Register r2({"print", "print SPEC [--format repr|visual|code|all] [--name BUF]",
+                  "TileLang's repr, the layout-visualization block (fragments), or TileLang code",
+                  print});
+
+} // namespace

@@ -1,0 +1,67 @@
+#include "layout_eval.h"
+
+#include "tilescope/errors.h"
+#include "tilescope/expr_eval.h"
+
+namespace ts::detail {
+
+std::vector<std::string> placeholders(std::size_t rank, bool withRep) {
+    std::vector<std::string> v;
+    for (std::size_t k = 0; k < rank; ++k)
+        v.push_back(placeholderName(k));
+    if (withRep) v.push_back(kRepVar);
+    return v;
+}
+
+std::vector<std::int64_t> unflatten(std::int64_t flat, const Shape& shape) {
+    std::vector<std::int64_t> c(shape.size());
+    for (std::size_t k = shape.size(); k-- > 0;) {
+        c[k] = flat % shape[k];
+        flat /= shape[k];
+    }
+    return c;
+}
+
+void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
+                  const std::function<void(std::int64_t, std::size_t,
+                                           const std::vector<const std::int64_t*>&)>& sink) {
+    const std::size_t rank = shape.size();
+    Program prog(exprs, placeholders(rank, true));
+    const std::int64_t total = cellCount(shape);
+    const std::size_t B = Program::kBatch;
+
+    std::vector<std::vector<std::int64_t>> in(rank + 1, std::vector<std::int64_t>(B));
+    std::fill(in[rank].begin(), in[rank].end(), rep);
+    std::vector<std::vector<std::int64_t>> out(exprs.size(), std::vector<std::int64_t>(B));
+    std::vector<const std::int64_t*> inPtr(rank + 1);
+    std::vector<std::int64_t*> outPtr(exprs.size());
+    std::vector<const std::int64_t*> outConst(exprs.size());
+    for (std::size_t k = 0; k <= rank; ++k)
+        inPtr[k] = in[k].data();
+    for (std::size_t o = 0; o < exprs.size(); ++o)
+        outConst[o] = outPtr[o] = out[o].data();
+
+    std::vector<std::int64_t> coord(rank, 0);
+    for (std::int64_t first = 0; first < total; first += static_cast<std::int64_t>(B)) {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(B, total - first));
+        // Odometer over the row-major coordinates of this batch.
+        for (std::size_t p = 0; p < n; ++p) {
+            for (std::size_t k = 0; k < rank; ++k)
+                in[k][p] = coord[k];
+            for (std::size_t k = rank; k-- > 0;) {
+                if (++coord[k] < shape[k]) break;
+                coord[k] = 0;
+            }
+        }
+        std::size_t bad = 0;
+        std::string msg;
+        if (!prog.run(inPtr, outPtr, n, bad, msg)) {
+            std::vector<std::int64_t> cell =
+                unflatten(first + static_cast<std::int64_t>(bad), shape);
+            throw EvalError(msg, cell);
+        }
+        sink(first, n, outConst);
+    }
+}
+
+} // namespace ts::detail
