@@ -54,6 +54,7 @@ const std::vector<Builtin>& builtins() {
         builtin::registerSwizzles(v);
         builtin::registerFragments(v);
         builtin::registerAscend(v);
+        builtin::registerAscendTileLang(v);
         return v;
     }();
     return all;

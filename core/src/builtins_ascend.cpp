@@ -64,13 +64,88 @@ void registerAscend(std::vector<Builtin>& out) {
          }});
     out.push_back(
         {"make_l0c_layout",
-         {shape},
+         {shape, {"dtype", ParamKind::Dtype, "\"float32\"", "ignored: L0C fractals are 16x16"}},
          "Ascend L0C accumulator: 16x16 fractals for every dtype",
          [=](const BuiltinArgs& a) -> Mapping {
              return fractal(a.shape("shape"), "make_l0c_layout", [&](std::int64_t R, std::int64_t) {
                  return floordiv(c, 16) * (roundUp(R, 16) * 16) + floordiv(r, 16) * 256 +
                         floormod(r, 16) * 16 + floormod(c, 16);
              });
+         }});
+}
+
+// TileLang 0.1.15's own Ascend layouts (tilelang/layout/ascend.py): four outputs
+// [c0_group, row16_group, row % 16, c % C0] per 2-D tile, leading dims passed through.
+namespace {
+
+Layout fourOutput(const Shape& s, std::int64_t C0, bool c0OnRows) {
+    if (s.size() < 2)
+        throw InputError("expects a buffer shape of rank >= 2, got " + formatShape(s));
+    const std::size_t L = s.size() - 2;
+    Expr r = var(placeholderName(L)), c = var(placeholderName(L + 1));
+    Expr a = c0OnRows ? r : c, b = c0OnRows ? c : r; // a: grouped by C0, b: grouped by 16
+    std::vector<Expr> out;
+    for (std::size_t k = 0; k < L; ++k)
+        out.push_back(var(placeholderName(k)));
+    for (Expr e : {floordiv(a, C0), floordiv(b, 16), floormod(b, 16), floormod(a, C0)})
+        out.push_back(e);
+    return Layout(s, out);
+}
+
+void requireAlign(const BuiltinArgs& a) {
+    if (a.integer("k_align") != 1) throw InputError("k_align other than 1 is not supported yet");
+}
+
+} // namespace
+
+void registerAscendTileLang(std::vector<Builtin>& out) {
+    const BuiltinParam shape{"shape", ParamKind::Shape, std::nullopt, "buffer shape (rank >= 2)"};
+    const BuiltinParam dtype{"dtype", ParamKind::Dtype, "\"float16\"",
+                             "element type (C0 = 32 B / size)"};
+    const BuiltinParam align{"k_align", ParamKind::Int, "1", "K alignment (only 1)"};
+    auto c0 = [](const BuiltinArgs& a) { return std::int64_t{256} / a.dtypeBits("dtype"); };
+    out.push_back({"make_ascend_nz_layout",
+                   {shape, dtype},
+                   "TileLang's Ascend NZ: [c // C0, r // 16, r % 16, c % C0]",
+                   [=](const BuiltinArgs& a) -> Mapping {
+                       return fourOutput(a.shape("shape"), c0(a), false);
+                   }});
+    out.push_back({"make_ascend_major_k_layout",
+                   {shape, dtype, align},
+                   "Ascend fractal for [MN, K] tiles: K grouped by C0 outermost",
+                   [=](const BuiltinArgs& a) -> Mapping {
+                       requireAlign(a);
+                       return fourOutput(a.shape("shape"), c0(a), false);
+                   }});
+    out.push_back({"make_ascend_major_mn_layout",
+                   {shape, dtype, align},
+                   "Ascend fractal for [K, MN] tiles: rows grouped by C0 outermost",
+                   [=](const BuiltinArgs& a) -> Mapping {
+                       requireAlign(a);
+                       return fourOutput(a.shape("shape"), c0(a), true);
+                   }});
+    out.push_back(
+        {"make_ascend_l0c_layout",
+         {shape, {"dtype", ParamKind::Dtype, "\"float32\"", "ignored (16x16)"}},
+         "TileLang's Ascend L0C: 16x16 fractals",
+         [=](const BuiltinArgs& a) -> Mapping { return fourOutput(a.shape("shape"), 16, false); }});
+    out.push_back(
+        {"make_ascend_compact_nz_layout",
+         {shape, dtype},
+         "compact NZ: [lead * (C / C0) + c // C0, r, c % C0], leading dims folded into the group",
+         [=](const BuiltinArgs& a) -> Mapping {
+             const Shape& s = a.shape("shape");
+             if (s.size() < 2) throw InputError("expects a buffer shape of rank >= 2");
+             const std::int64_t C0 = c0(a), C = s.back();
+             if (C % C0)
+                 throw InputError("columns (" + std::to_string(C) +
+                                  ") must be divisible by C0 = " + std::to_string(C0));
+             const std::size_t L = s.size() - 2;
+             Expr lead = constant(0);
+             for (std::size_t k = 0; k < L; ++k)
+                 lead = lead * s[k] + var(placeholderName(k));
+             Expr r = var(placeholderName(L)), c = var(placeholderName(L + 1));
+             return Layout(s, {lead * (C / C0) + floordiv(c, C0), r, floormod(c, C0)});
          }});
 }
 

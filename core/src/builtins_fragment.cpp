@@ -208,13 +208,15 @@ void registerFragments(std::vector<Builtin>& out) {
                    [](const BuiltinArgs&) -> Mapping {
                        return frag({16, 16}, floordiv(I, 4) * 16 + J, floormod(I, 4));
                    }});
-    out.push_back({"make_fully_replicated_fragment",
-                   {{"shape", ParamKind::Shape, std::nullopt, "buffer shape"},
-                    {"threads", ParamKind::Int, std::nullopt, "threads holding every element"}},
-                   "every thread holds every element (thread = _rep, row-major index)",
-                   [](const BuiltinArgs& a) -> Mapping {
-                       return Fragment::fullyReplicated(a.shape("shape"), a.integer("threads"));
-                   }});
+    for (const char* name :
+         {"make_fully_replicated_fragment", "make_fully_replicated_layout_fragment"})
+        out.push_back({name,
+                       {{"shape", ParamKind::Shape, std::nullopt, "buffer shape"},
+                        {"threads", ParamKind::Int, std::nullopt, "threads holding every element"}},
+                       "every thread holds every element (thread = _rep, row-major index)",
+                       [](const BuiltinArgs& a) -> Mapping {
+                           return Fragment::fullyReplicated(a.shape("shape"), a.integer("threads"));
+                       }});
 }
 
 } // namespace ts::builtin

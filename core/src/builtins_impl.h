@@ -9,6 +9,7 @@ namespace ts::builtin {
 void registerSwizzles(std::vector<Builtin>& out);
 void registerFragments(std::vector<Builtin>& out);
 void registerAscend(std::vector<Builtin>& out);
+void registerAscendTileLang(std::vector<Builtin>& out);
 
 Layout bankSwizzle(std::int64_t R, std::int64_t C, int bits, int k, const char* name);
 Layout padded2d(std::int64_t R, std::int64_t C, int bits);

@@ -379,20 +379,13 @@ Fragment Fragment::replicateBy(std::int64_t n) const {
 }
 
 Layout Fragment::asLayout() const {
-    // (x..., rep) -> (local..., thread): the rep dimension exists only when replicated.
+    // (x..., rep) -> (local..., thread); TileLang keeps the rep dimension even when R == 1.
     Shape shape = input_;
+    shape.push_back(replicate_);
+    Expr repVar = var(placeholderName(input_.size()));
     std::vector<Expr> fwd = index_;
-    Expr th = thread_;
-    if (replicate_ > 1) {
-        shape.push_back(replicate_);
-        Expr repVar = var(placeholderName(input_.size()));
-        th = substitute(
-            th, [&](const std::string& n) -> Expr { return n == kRepVar ? repVar : nullptr; });
-    } else {
-        th = substitute(
-            th, [&](const std::string& n) -> Expr { return n == kRepVar ? constant(0) : nullptr; });
-    }
-    fwd.push_back(th);
+    fwd.push_back(substitute(
+        thread_, [&](const std::string& n) -> Expr { return n == kRepVar ? repVar : nullptr; }));
     return Layout(shape, fwd);
 }
 

@@ -468,7 +468,13 @@ private:
                 bind("Fragment.inverse", {}, args, n);
                 return {Mapping(f.inverse())};
             }
-            fail("Fragment has no method '" + m.name + "' (repeat, replicate, inverse)", n->target);
+            if (m.name == "condense_rep_var") {
+                bind("Fragment.condense_rep_var", {}, args, n);
+                return {Mapping(f.condenseRepVar())};
+            }
+            fail("Fragment has no method '" + m.name +
+                     "' (repeat, replicate, inverse, condense_rep_var)",
+                 n->target);
         } catch (const InputError& e) {
             fail(e.what(), n);
         }

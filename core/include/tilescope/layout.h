@@ -102,6 +102,8 @@ public:
     Fragment repeat(const Shape& repeats, bool repeatOnThread = false,
                     bool lowerDimFirst = true) const;
     Fragment replicateBy(std::int64_t n) const;
+    // Drops replica bits the thread map ignores and renumbers the rest densely (utils.cc:381).
+    Fragment condenseRepVar() const;
     Layout inverse() const;  // (local..., thread) -> (x..., rep)
     Layout asLayout() const; // (x..., rep) -> (local..., thread)
 
