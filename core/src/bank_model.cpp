@@ -1,0 +1,450 @@
+#include "tilescope/bank_model.h"
+
+#include "tilescope/errors.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace ts {
+
+namespace {
+
+std::string where(std::size_t ins, int lane = -1) {
+    std::string s = "instruction " + std::to_string(ins);
+    if (lane >= 0) s += ", lane " + std::to_string(lane);
+    return s;
+}
+
+bool validBytes(int b) {
+    return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;
+}
+
+int effectiveBytes(const Instruction& ins) {
+    return ins.isMatrix() ? 16 : ins.bytes_per_lane;
+}
+
+// Lanes that supply an address: ldmatrix.xN uses lanes 0 .. 8N-1.
+bool laneSupplies(const Instruction& ins, const LaneAccess& la) {
+    if (!la.active) return false;
+    if (ins.isMatrix()) return la.lane < 8 * ins.matrices;
+    return true;
+}
+
+int lanesPerPhase(int bytes, int bank_count, int bank_width) {
+    int per = bank_count * bank_width / std::max(bytes, bank_width);
+    return std::clamp(per, 1, kWarpSize);
+}
+
+} // namespace
+
+void validatePlan(const AccessPlan& plan) {
+    if (plan.bank_count < 1 || plan.bank_count > 1024)
+        throw InputError("bank_count must be in 1..1024, got " + std::to_string(plan.bank_count));
+    if (plan.bank_width < 1 || plan.bank_width > 64 ||
+        (plan.bank_width & (plan.bank_width - 1)) != 0)
+        throw InputError("bank_width must be a power of two in 1..64, got " +
+                         std::to_string(plan.bank_width));
+    for (std::size_t i = 0; i < plan.instructions.size(); ++i) {
+        const Instruction& ins = plan.instructions[i];
+        if (ins.isMatrix()) {
+            if (ins.matrices != 1 && ins.matrices != 2 && ins.matrices != 4)
+                throw InputError(where(i) + ": ldmatrix/stmatrix needs matrices 1, 2 or 4, got " +
+                                 std::to_string(ins.matrices));
+        } else if (!validBytes(ins.bytes_per_lane)) {
+            throw InputError(where(i) + ": bytes_per_lane must be 1, 2, 4, 8 or 16, got " +
+                             std::to_string(ins.bytes_per_lane));
+        }
+        int bytes = effectiveBytes(ins);
+        bool seen[kWarpSize] = {};
+        for (const LaneAccess& la : ins.lanes) {
+            if (la.lane < 0 || la.lane >= kWarpSize)
+                throw InputError(where(i) + ": lane " + std::to_string(la.lane) +
+                                 " is outside 0..31");
+            if (seen[la.lane]) throw InputError(where(i, la.lane) + ": lane given twice");
+            seen[la.lane] = true;
+            if (!la.active) continue;
+            if (la.byte_address < 0)
+                throw InputError(where(i, la.lane) + ": negative address " +
+                                 std::to_string(la.byte_address));
+            if (la.byte_address % bytes != 0)
+                throw InputError(where(i, la.lane) + ": address " +
+                                 std::to_string(la.byte_address) + " is not aligned to " +
+                                 std::to_string(bytes) + " bytes");
+        }
+    }
+}
+
+InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int bank_width) {
+    const int bytes = effectiveBytes(ins);
+    InstructionCost c;
+    c.lanes_per_phase = lanesPerPhase(bytes, bank_count, bank_width);
+    c.phases = kWarpSize / c.lanes_per_phase;
+    if (ins.isMatrix()) c.phases = std::min(c.phases, ins.matrices);
+    c.phase_wavefronts.assign(c.phases, 0);
+    c.phase_bank_words.assign(c.phases, std::vector<int>(bank_count, 0));
+    c.bank_words.assign(bank_count, 0);
+
+    // Per phase: bank -> (distinct words, lanes).
+    std::vector<std::map<int, std::pair<std::set<std::int64_t>, std::set<int>>>> per(c.phases);
+    std::vector<bool> active(c.phases, false);
+    for (const LaneAccess& la : ins.lanes) {
+        if (!laneSupplies(ins, la)) continue;
+        int ph = la.lane / c.lanes_per_phase;
+        if (ph >= c.phases) continue;
+        active[ph] = true;
+        std::int64_t first = la.byte_address / bank_width;
+        std::int64_t last = (la.byte_address + bytes - 1) / bank_width;
+        for (std::int64_t w = first; w <= last; ++w) {
+            auto& slot = per[ph][int(w % bank_count)];
+            slot.first.insert(w);
+            slot.second.insert(la.lane);
+        }
+    }
+    for (int ph = 0; ph < c.phases; ++ph) {
+        if (!active[ph]) continue;
+        int worst = 1;
+        for (auto& [bank, slot] : per[ph]) {
+            int n = int(slot.first.size());
+            c.phase_bank_words[ph][bank] = n;
+            c.bank_words[bank] += n;
+            worst = std::max(worst, n);
+            if (n > 1) {
+                BankCollision col;
+                col.phase = ph;
+                col.bank = bank;
+                col.words.assign(slot.first.begin(), slot.first.end());
+                col.lanes.assign(slot.second.begin(), slot.second.end());
+                c.collisions.push_back(std::move(col));
+            }
+        }
+        c.phase_wavefronts[ph] = worst;
+        c.wavefronts += worst;
+        c.ideal += 1;
+    }
+    c.excess = c.wavefronts - c.ideal;
+    return c;
+}
+
+namespace {
+void accumulate(PlanCost& pc, const Instruction& ins, int w, int ideal) {
+    pc.wavefronts += w;
+    pc.ideal += ideal;
+    pc.excess += w - ideal;
+    if (ins.isStore()) {
+        pc.store_instructions++;
+        pc.store_wavefronts += w;
+        pc.store_excess += w - ideal;
+    } else {
+        pc.load_instructions++;
+        pc.load_wavefronts += w;
+        pc.load_excess += w - ideal;
+    }
+}
+} // namespace
+
+PlanCost analyzePlan(const AccessPlan& plan) {
+    validatePlan(plan);
+    PlanCost pc;
+    for (const Instruction& ins : plan.instructions) {
+        InstructionCost c = analyzeInstruction(ins, plan.bank_count, plan.bank_width);
+        accumulate(pc, ins, c.wavefronts, c.ideal);
+        pc.instructions.push_back(std::move(c));
+    }
+    return pc;
+}
+
+PlanCost analyzePlanBruteForce(const AccessPlan& plan) {
+    validatePlan(plan);
+    PlanCost pc;
+    for (const Instruction& ins : plan.instructions) {
+        int bytes = ins.isMatrix() ? 16 : ins.bytes_per_lane;
+        // Lanes per phase from the byte budget of one wavefront (bank_count * bank_width).
+        int group = 32;
+        while (group > 1 &&
+               group * std::max(bytes, plan.bank_width) > plan.bank_count * plan.bank_width)
+            group /= 2;
+        int w = 0, ideal = 0;
+        for (int start = 0; start < 32; start += group) {
+            if (ins.isMatrix() && start >= 8 * ins.matrices) break;
+            std::set<std::int64_t> words; // every word any lane of this phase touches
+            bool any = false;
+            for (const LaneAccess& la : ins.lanes) {
+                if (!la.active || la.lane < start || la.lane >= start + group) continue;
+                if (ins.isMatrix() && la.lane >= 8 * ins.matrices) continue;
+                any = true;
+                for (std::int64_t b = la.byte_address; b < la.byte_address + bytes; ++b)
+                    words.insert(b / plan.bank_width);
+            }
+            if (!any) continue;
+            int worst = 0;
+            for (int bank = 0; bank < plan.bank_count; ++bank) {
+                int n = 0;
+                for (std::int64_t word : words)
+                    if (word % plan.bank_count == bank) ++n;
+                worst = std::max(worst, n);
+            }
+            w += worst;
+            ideal += 1;
+        }
+        InstructionCost c;
+        c.wavefronts = w;
+        c.ideal = ideal;
+        c.excess = w - ideal;
+        accumulate(pc, ins, w, ideal);
+        pc.instructions.push_back(c);
+    }
+    return pc;
+}
+
+std::string assumptions() {
+    return "NVIDIA shared memory (Volta and later; checked against Nsight Compute on an H200):\n"
+           "- bank = (byte address / 4) % 32 (bank width and count configurable).\n"
+           "- A warp instruction is split into phases by bytes per lane: up to 4 B one phase of "
+           "32 lanes, 8 B two phases of 16, 16 B four phases of 8. ldmatrix/stmatrix .xN are "
+           "served like 16-byte accesses: lanes 8m..8m+7 give the row addresses of matrix m.\n"
+           "- Per phase and bank, distinct 4-byte words are counted; lanes on the same word share "
+           "it (broadcast). A phase costs the largest count (1 if it has an active lane).\n"
+           "- Wavefronts = sum over phases; ideal = phases with an active lane; excess = "
+           "wavefronts - ideal = Nsight Compute's 'bank conflicts'.\n"
+           "- Time is about one wavefront per clock per SM; conflicts are not the whole of time.";
+}
+
+// ---- helpers ----
+
+SharedOp parseSharedOp(const std::string& name) {
+    if (name == "ld" || name == "load") return SharedOp::Load;
+    if (name == "st" || name == "store") return SharedOp::Store;
+    if (name == "ldmatrix") return SharedOp::LdMatrix;
+    if (name == "stmatrix") return SharedOp::StMatrix;
+    throw InputError("unknown shared op '" + name + "' (ld, st, ldmatrix, stmatrix)");
+}
+
+std::string sharedOpName(SharedOp op) {
+    switch (op) {
+    case SharedOp::Load:
+        return "ld";
+    case SharedOp::Store:
+        return "st";
+    case SharedOp::LdMatrix:
+        return "ldmatrix";
+    case SharedOp::StMatrix:
+        return "stmatrix";
+    }
+    return "?";
+}
+
+Instruction stridedInstruction(SharedOp op, int bytes, std::int64_t stride_units,
+                               std::int64_t base) {
+    Instruction ins;
+    ins.op = op;
+    ins.bytes_per_lane = bytes;
+    for (int t = 0; t < kWarpSize; ++t)
+        ins.lanes.push_back({t, base + t * stride_units * bytes});
+    std::ostringstream os;
+    os << sharedOpName(op) << " " << bytes << "B stride " << stride_units;
+    ins.label = os.str();
+    return ins;
+}
+
+Instruction broadcastInstruction(SharedOp op, int bytes, std::int64_t address) {
+    Instruction ins = stridedInstruction(op, bytes, 0, address);
+    ins.label = sharedOpName(op) + " " + std::to_string(bytes) + "B broadcast";
+    return ins;
+}
+
+Instruction matrixInstruction(SharedOp op, int matrices, bool trans,
+                              const std::vector<std::int64_t>& row_addresses) {
+    Instruction ins;
+    ins.op = op;
+    ins.bytes_per_lane = 16;
+    ins.matrices = matrices;
+    ins.trans = trans;
+    for (int t = 0; t < kWarpSize && t < int(row_addresses.size()); ++t)
+        ins.lanes.push_back({t, row_addresses[t], t < 8 * matrices});
+    ins.label = sharedOpName(op) + ".x" + std::to_string(matrices) + (trans ? ".trans" : "");
+    return ins;
+}
+
+// ---- JSON ----
+
+void toJson(nlohmann::json& j, const AccessPlan& plan) {
+    j = nlohmann::json::object();
+    j["bank_count"] = plan.bank_count;
+    j["bank_width"] = plan.bank_width;
+    auto& arr = j["instructions"] = nlohmann::json::array();
+    for (const Instruction& ins : plan.instructions) {
+        nlohmann::json o;
+        o["op"] = sharedOpName(ins.op);
+        o["bytes"] = ins.isMatrix() ? 16 : ins.bytes_per_lane;
+        if (ins.isMatrix()) {
+            o["matrices"] = ins.matrices;
+            o["trans"] = ins.trans;
+        }
+        if (!ins.label.empty()) o["label"] = ins.label;
+        nlohmann::json addrs = nlohmann::json::array();
+        for (int t = 0; t < kWarpSize; ++t)
+            addrs.push_back(nullptr);
+        for (const LaneAccess& la : ins.lanes)
+            if (la.active && la.lane >= 0 && la.lane < kWarpSize) addrs[la.lane] = la.byte_address;
+        o["addresses"] = std::move(addrs);
+        arr.push_back(std::move(o));
+    }
+}
+
+AccessPlan planFromJson(const nlohmann::json& j) {
+    AccessPlan plan;
+    try {
+        if (!j.is_object()) throw InputError("plan: expected an object");
+        plan.bank_count = j.value("bank_count", 32);
+        plan.bank_width = j.value("bank_width", 4);
+        if (!j.contains("instructions") || !j["instructions"].is_array())
+            throw InputError("plan.instructions: expected an array");
+        const auto& arr = j["instructions"];
+        for (std::size_t i = 0; i < arr.size(); ++i) {
+            const auto& o = arr[i];
+            std::string path = "plan.instructions[" + std::to_string(i) + "]";
+            if (!o.is_object()) throw InputError(path + ": expected an object");
+            Instruction ins;
+            ins.op = parseSharedOp(o.value("op", std::string("ld")));
+            ins.bytes_per_lane = ins.isMatrix() ? 16 : o.value("bytes", 4);
+            ins.matrices = o.value("matrices", 4);
+            ins.trans = o.value("trans", false);
+            ins.label = o.value("label", std::string());
+            if (!o.contains("addresses") || !o["addresses"].is_array())
+                throw InputError(path + ".addresses: expected an array of up to 32 addresses");
+            const auto& a = o["addresses"];
+            if (a.size() > std::size_t(kWarpSize))
+                throw InputError(path + ".addresses: more than 32 lanes");
+            for (std::size_t t = 0; t < a.size(); ++t) {
+                if (a[t].is_null()) continue;
+                if (!a[t].is_number_integer())
+                    throw InputError(path + ".addresses[" + std::to_string(t) +
+                                     "]: expected an integer or null");
+                ins.lanes.push_back({int(t), a[t].get<std::int64_t>(), true});
+            }
+            plan.instructions.push_back(std::move(ins));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("plan: ") + e.what());
+    }
+    validatePlan(plan);
+    return plan;
+}
+
+void toJson(nlohmann::json& j, const InstructionCost& c) {
+    j = nlohmann::json::object();
+    j["wavefronts"] = c.wavefronts;
+    j["ideal"] = c.ideal;
+    j["excess"] = c.excess;
+    j["phases"] = c.phases;
+    j["phase_wavefronts"] = c.phase_wavefronts;
+    j["banks"] = c.bank_words;
+    j["phase_banks"] = c.phase_bank_words;
+    auto& cols = j["collisions"] = nlohmann::json::array();
+    for (const BankCollision& col : c.collisions)
+        cols.push_back(
+            {{"phase", col.phase}, {"bank", col.bank}, {"words", col.words}, {"lanes", col.lanes}});
+}
+
+void toJson(nlohmann::json& j, const PlanCost& c) {
+    j = nlohmann::json::object();
+    auto& arr = j["instructions"] = nlohmann::json::array();
+    for (const InstructionCost& ic : c.instructions) {
+        nlohmann::json o;
+        toJson(o, ic);
+        arr.push_back(std::move(o));
+    }
+    j["total"] = {{"wavefronts", c.wavefronts},
+                  {"ideal", c.ideal},
+                  {"excess", c.excess},
+                  {"load_instructions", c.load_instructions},
+                  {"store_instructions", c.store_instructions},
+                  {"load_wavefronts", c.load_wavefronts},
+                  {"store_wavefronts", c.store_wavefronts},
+                  {"load_excess", c.load_excess},
+                  {"store_excess", c.store_excess},
+                  {"efficiency", c.efficiency()}};
+}
+
+// ---- Ascend UB ----
+
+int ubBankOf(std::int64_t a, const UbConfig& cfg) {
+    std::int64_t region_bytes = std::int64_t(cfg.groups) * cfg.rows_per_bank * cfg.row_bytes;
+    std::int64_t region = a / region_bytes;
+    std::int64_t block = a / cfg.row_bytes;
+    return int(region * cfg.groups + block % cfg.groups);
+}
+
+int ubGroupOfBank(int bank, const UbConfig& cfg) {
+    return bank % cfg.groups;
+}
+
+int ubRowOf(std::int64_t a, const UbConfig& cfg) {
+    return int((a / (std::int64_t(cfg.row_bytes) * cfg.groups)) % cfg.rows_per_bank);
+}
+
+UbStepCost analyzeUbStep(const std::vector<UbBlock>& blocks, const UbConfig& cfg) {
+    UbStepCost c;
+    int nb = cfg.banks();
+    c.bank_reads.assign(nb, 0);
+    c.bank_writes.assign(nb, 0);
+    std::vector<std::set<std::int64_t>> rd(cfg.groups), wr(cfg.groups);
+    std::vector<std::set<std::int64_t>> brd(nb), bwr(nb);
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        std::int64_t a = blocks[i].byte_address;
+        if (a < 0 || a >= cfg.capacity())
+            throw InputError("UB block " + std::to_string(i) + ": address " + std::to_string(a) +
+                             " is outside the " + std::to_string(cfg.capacity()) + "-byte buffer");
+        int bank = ubBankOf(a, cfg);
+        std::int64_t blk = a / cfg.row_bytes;
+        (blocks[i].write ? wr : rd)[ubGroupOfBank(bank, cfg)].insert(blk);
+        (blocks[i].write ? bwr : brd)[bank].insert(blk);
+    }
+    for (int g = 0; g < cfg.groups; ++g) {
+        int r = int(rd[g].size()), w = int(wr[g].size());
+        c.read_cycles = std::max(c.read_cycles, r);
+        c.write_cycles = std::max(c.write_cycles, w);
+        if (r > 1) c.read_group_conflicts += r - 1;
+        if (w > 1) c.write_group_conflicts += w - 1;
+    }
+    for (int b = 0; b < nb; ++b) {
+        c.bank_reads[b] = int(brd[b].size());
+        c.bank_writes[b] = int(bwr[b].size());
+        if (c.bank_reads[b] && c.bank_writes[b]) c.read_write_conflicts++;
+    }
+    c.cycles = std::max(c.read_cycles, c.write_cycles) + (c.read_write_conflicts > 0 ? 1 : 0);
+    return c;
+}
+
+std::string ubAssumptions(const UbConfig& cfg) {
+    std::ostringstream os;
+    os << "Ascend Unified Buffer (Atlas A2/A3, CANN best-practices guide): "
+       << cfg.capacity() / 1024 << " KB in " << cfg.banks() << " banks of " << cfg.rows_per_bank
+       << " rows x " << cfg.row_bytes << " B, " << cfg.groups << " bank groups of "
+       << cfg.banks_per_group << " (bank g, g+16, g+32).\n"
+       << "ASSUMED address mapping (inferred from the guide's examples, not from hardware): the "
+          "buffer is 3 regions of 64 KB; inside a region consecutive 32-byte rows go to "
+          "consecutive groups: bank = 16 * (addr / 65536) + (addr / 32) % 16.\n"
+       << "Per step the vector unit reads one row per group and writes one row per group: "
+          "cycles = max over groups of distinct rows read (or written), plus one when a bank is "
+          "both read and written (read/write conflict). Profilers report only ratios "
+          "(aiv_vec_bank_cflt_ratio, aiv_vec_bankgroup_cflt_ratio); this model is not checked "
+          "on hardware.";
+    return os.str();
+}
+
+void toJson(nlohmann::json& j, const UbStepCost& c) {
+    j = {{"cycles", c.cycles},
+         {"read_cycles", c.read_cycles},
+         {"write_cycles", c.write_cycles},
+         {"read_group_conflicts", c.read_group_conflicts},
+         {"write_group_conflicts", c.write_group_conflicts},
+         {"read_write_conflicts", c.read_write_conflicts},
+         {"bank_reads", c.bank_reads},
+         {"bank_writes", c.bank_writes}};
+}
+
+} // namespace ts
