@@ -1,0 +1,90 @@
+// `render`: a mapping drawn to PNG/SVG/PDF (or a text table) by the GUI's own grid renderer.
+// Built only with TILESCOPE_GUI; runs headless (QT_QPA_PLATFORM=offscreen unless set).
+#include "../cli.h"
+
+#include "gridrenderer.h"
+
+#include "tilescope/document.h"
+#include "tilescope/errors.h"
+#include "tilescope/mapping.h"
+
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <iostream>
+
+namespace {
+
+const char* kUsage = "render SPEC -o FILE [--view input|output] [--color thread|warp|slot|replica] "
+                     "[--cell PX] [--scale S] [--no-legend] [--no-title]";
+
+int render(const std::vector<std::string>& args) {
+    return cli::reportError([&] {
+        std::string spec, out, view = "input", color = "thread";
+        double cell = 40, scale = 1;
+        bool legend = true, title = true;
+        auto need = [&](std::size_t& k) -> const std::string& {
+            if (k + 1 >= args.size())
+                throw ts::InputError("option " + args[k] + " needs a value (usage: " + kUsage + ")");
+            return args[++k];
+        };
+        auto number = [&](const std::string& opt, const std::string& v, double lo, double hi) {
+            try {
+                std::size_t used = 0;
+                const double d = std::stod(v, &used);
+                if (used == v.size() && d >= lo && d <= hi) return d;
+            } catch (...) {
+            }
+            throw ts::InputError("option " + opt + " expects a number in [" + std::to_string(lo) +
+                                 ", " + std::to_string(hi) + "], got '" + v + "'");
+        };
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            const std::string& a = args[k];
+            if (a == "-o" || a == "--output") out = need(k);
+            else if (a == "--view") view = need(k);
+            else if (a == "--color" || a == "--colour") color = need(k);
+            else if (a == "--cell") cell = number(a, need(k), 2, 400);
+            else if (a == "--scale") scale = number(a, need(k), 0.05, 16);
+            else if (a == "--no-legend") legend = false;
+            else if (a == "--no-title") title = false;
+            else if (spec.empty() && (a.size() < 2 || a.rfind("--", 0) != 0)) spec = a;
+            else throw ts::InputError("unexpected argument '" + a + "' (usage: " + kUsage + ")");
+        }
+        if (spec.empty()) throw ts::InputError(std::string("missing SPEC (usage: ") + kUsage + ")");
+        if (out.empty()) throw ts::InputError(std::string("missing -o FILE (usage: ") + kUsage + ")");
+        if (view != "input" && view != "output" && view != "in" && view != "out")
+            throw ts::InputError("unknown --view '" + view + "' (input or output)");
+        if (color != "thread" && color != "warp" && color != "slot" && color != "replica")
+            throw ts::InputError("unknown --color '" + color + "' (thread, warp, slot, replica)");
+        const QString ext = QFileInfo(QString::fromStdString(out)).suffix().toLower();
+        if (!QStringList{"png", "svg", "pdf", "txt", "tsv", "jpg", "jpeg", "bmp"}.contains(ext))
+            throw ts::InputError("cannot tell the format of '" + out +
+                                 "' (use .png, .svg, .pdf or .txt)");
+
+        const ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
+        const tsw::GridModel grid = tsw::GridModel::fromMapping(m, tsw::viewModeFromString(view),
+                                                                tsw::colorModeFromString(color));
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        static int argc = 1;
+        static char name[] = "tilescope-cli";
+        static char* argv[] = {name, nullptr};
+        QGuiApplication app(argc, argv);
+        tsw::GridRenderer::Style style;
+        style.cell = cell;
+        style.legendInScene = legend;
+        style.title = title;
+        tsw::GridRenderer r(grid, style);
+        QString err;
+        if (!r.exportFile(QString::fromStdString(out), &err, scale)) {
+            std::cerr << "tilescope-cli: error: " << err.toStdString() << "\n";
+            return cli::kBadInput;
+        }
+        return cli::kOk;
+    });
+}
+
+cli::Register reg({"render", kUsage,
+                   "draw the grid (T<thread>/L<slot> labels, colours as in the GUI) to PNG, SVG, "
+                   "PDF or a text table; format from the extension",
+                   render});
+
+} // namespace

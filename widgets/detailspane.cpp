@@ -1,0 +1,64 @@
+#include "detailspane.h"
+
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace tsw {
+
+DetailsPane::DetailsPane(QWidget* parent) : QWidget(parent) {
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    view_ = new QTextBrowser(this);
+    view_->setFrameShape(QFrame::NoFrame);
+    view_->setOpenLinks(false);
+    l->addWidget(view_);
+    refresh();
+}
+
+void DetailsPane::setCell(const CellInfo& info) {
+    cell_ = info;
+    refresh();
+}
+void DetailsPane::setHighlight(const QString& text) {
+    highlight_ = text;
+    refresh();
+}
+void DetailsPane::setLayoutSummary(const QString& title, const QString& repr) {
+    title_ = title;
+    repr_ = repr;
+    refresh();
+}
+
+QString DetailsPane::html() const { return view_->toHtml(); }
+
+void DetailsPane::refresh() {
+    const QString row = QStringLiteral(
+        "<tr><td style='color:#6b7280;padding-right:10px'>%1</td><td><b>%2</b></td></tr>");
+    QString h = QStringLiteral("<div style='font-size:small'>");
+    h += QStringLiteral("<p style='color:#6b7280;margin:0'>CELL UNDER THE MOUSE</p>");
+    if (cell_.valid) {
+        h += QStringLiteral("<table cellspacing=0 cellpadding=1>");
+        h += row.arg(QStringLiteral("grid"), QStringLiteral("row %1, col %2").arg(cell_.row).arg(cell_.col));
+        h += row.arg(QStringLiteral("logical"), cell_.logical.toHtmlEscaped());
+        if (!cell_.threads.isEmpty()) h += row.arg(QStringLiteral("thread(s)"), cell_.threads);
+        if (!cell_.slot.isEmpty()) h += row.arg(QStringLiteral("slot"), cell_.slot);
+        if (!cell_.physical.isEmpty()) h += row.arg(QStringLiteral("physical"), cell_.physical.toHtmlEscaped());
+        h += row.arg(QStringLiteral("label"), cell_.label.toHtmlEscaped());
+        h += QStringLiteral("</table>");
+    } else {
+        h += QStringLiteral("<p style='color:#9ca3af'>hover over the grid</p>");
+    }
+    h += QStringLiteral("<p style='color:#6b7280;margin:10px 0 0 0'>HIGHLIGHT</p><p>%1</p>")
+             .arg(highlight_.isEmpty() ? QStringLiteral("<span style='color:#9ca3af'>click a cell: "
+                                                        "its thread · shift-click: its slot</span>")
+                                       : highlight_.toHtmlEscaped());
+    if (!title_.isEmpty()) {
+        h += QStringLiteral("<p style='color:#6b7280;margin:10px 0 0 0'>LAYOUT</p><p><b>%1</b></p>")
+                 .arg(title_.toHtmlEscaped());
+        h += QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>").arg(repr_.toHtmlEscaped());
+    }
+    h += QStringLiteral("</div>");
+    view_->setHtml(h);
+}
+
+} // namespace tsw

@@ -1,0 +1,29 @@
+// DetailsPane: what the grid's cell under the mouse is, the current highlight, and the layout's
+// TileLang repr. Fed by the main window; holds no state of its own beyond what it shows.
+#pragma once
+
+#include "gridmodel.h"
+
+#include <QWidget>
+
+class QTextBrowser;
+
+namespace tsw {
+
+class DetailsPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit DetailsPane(QWidget* parent = nullptr);
+    void setCell(const CellInfo& info);
+    void setHighlight(const QString& text);
+    void setLayoutSummary(const QString& title, const QString& repr);
+    QString html() const;
+
+private:
+    void refresh();
+    QTextBrowser* view_;
+    CellInfo cell_;
+    QString highlight_, title_, repr_;
+};
+
+} // namespace tsw

@@ -1,0 +1,536 @@
+#include "gridmodel.h"
+
+#include "tilescope/errors.h"
+
+#include <QLocale>
+#include <algorithm>
+#include <unordered_map>
+
+namespace tsw {
+
+namespace {
+
+std::pair<int, int> flatten2d(const ts::Shape& s) {
+    if (s.empty()) return {1, 1};
+    if (s.size() == 1) return {1, static_cast<int>(s[0])};
+    std::int64_t rows = 1;
+    for (std::size_t k = 0; k + 1 < s.size(); ++k)
+        rows *= s[k];
+    return {static_cast<int>(rows), static_cast<int>(s.back())};
+}
+
+void unravel(std::int64_t flat, const ts::Shape& s, std::vector<std::int64_t>& out) {
+    out.assign(s.size(), 0);
+    for (std::size_t k = s.size(); k-- > 0;) {
+        out[k] = flat % s[k];
+        flat /= s[k];
+    }
+}
+
+QString tuple(const std::int64_t* v, std::size_t n, bool brackets = false) {
+    QString s = brackets ? QStringLiteral("[") : QStringLiteral("(");
+    for (std::size_t k = 0; k < n; ++k) {
+        if (k) s += brackets ? QStringLiteral(",") : QStringLiteral(", ");
+        s += QString::number(v[k]);
+    }
+    return s + (brackets ? QStringLiteral("]") : QStringLiteral(")"));
+}
+
+int digits(std::int64_t v) {
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        ++d;
+    }
+    return d;
+}
+
+QString shapeText(const ts::Shape& s) {
+    QString t;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+        if (k) t += QChar(0x00D7);
+        t += QString::number(s[k]);
+    }
+    return t;
+}
+
+void checkDrawable(std::int64_t cells, const char* what) {
+    if (cells > kMaxDrawCells)
+        throw ts::InputError(
+            std::string("this layout is too large to draw: its ") + what + " has " +
+            QLocale(QLocale::English).toString(qlonglong(cells)).toStdString() +
+            " cells, and the grid draws at most " +
+            QLocale(QLocale::English).toString(qlonglong(kMaxDrawCells)).toStdString() +
+            " (2048 x 2048); use `tilescope-cli table` for the numbers");
+}
+
+} // namespace
+
+struct GridModel::Data {
+    Kind kind = Kind::Empty;
+    int rows = 0, cols = 0;
+    ViewMode view = ViewMode::Input;
+    ColorMode color = ColorMode::Thread;
+    ts::Shape inShape;
+    // Fragment
+    ts::FragmentTable frag;
+    std::vector<std::int64_t> localFlat;
+    std::int64_t localCount = 1;
+    // Layout
+    ts::LayoutTable lay;
+    std::vector<std::int64_t> outFlat; // input view: per logical cell
+    std::vector<std::int64_t> src;     // output view: per physical cell, -1 when unfilled
+    std::int64_t collisions = 0;
+    std::int64_t maxOut = 0;
+
+    std::vector<QRgb> colors;
+    std::vector<LegendEntry> legend;
+    QString title, subtitle;
+    int maxLen[2] = {1, 1};
+};
+
+// ---------------------------------------------------------------- colours
+
+QColor threadColor(std::int64_t thread) {
+    const std::int64_t lane = thread % 32, warp = thread / 32;
+    static const double kLight[4] = {0.78, 0.66, 0.85, 0.72};
+    static const double kSat[4] = {0.72, 0.58, 0.62, 0.50};
+    const double hue = std::fmod(lane * (360.0 / 32.0) + (warp % 2) * 5.6, 360.0);
+    return QColor::fromHslF(hue / 360.0, kSat[warp % 4], kLight[warp % 4]);
+}
+
+QColor categoricalColor(std::int64_t i) {
+    // Tableau-like, lightened so labels stay legible; later cycles shift lightness.
+    static const QRgb kBase[12] = {0x7eb0d5, 0xfd7f6f, 0xb2e061, 0xbd7ebe, 0xffb55a, 0xffee65,
+                                   0xbeb9db, 0xfdcce5, 0x8bd3c7, 0xe6c79c, 0xa0c4a8, 0xd3a5a5};
+    QColor c(kBase[i % 12]);
+    const int cycle = static_cast<int>((i / 12) % 3);
+    if (cycle == 1) c = c.lighter(115);
+    if (cycle == 2) c = c.darker(115);
+    return c;
+}
+
+QColor rampColor(double t) {
+    // Matplotlib's Spectral, sampled at 9 stops.
+    static const QRgb kStops[9] = {0x9e0142, 0xd53e4f, 0xf46d43, 0xfdae61, 0xfee08b,
+                                   0xe6f598, 0xabdda4, 0x66c2a5, 0x3288bd};
+    t = std::clamp(t, 0.0, 1.0) * 8.0;
+    const int k = std::min(7, static_cast<int>(t));
+    const double f = t - k;
+    const QColor a(kStops[k]), b(kStops[k + 1]);
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * f,
+                            a.greenF() + (b.greenF() - a.greenF()) * f,
+                            a.blueF() + (b.blueF() - a.blueF()) * f);
+}
+
+bool isDark(QRgb c) {
+    return 0.299 * qRed(c) + 0.587 * qGreen(c) + 0.114 * qBlue(c) < 128;
+}
+
+// ---------------------------------------------------------------- modes
+
+ViewMode viewModeFromString(const std::string& s) {
+    return (s == "output" || s == "out" || s == "dst") ? ViewMode::Output : ViewMode::Input;
+}
+ColorMode colorModeFromString(const std::string& s) {
+    if (s == "warp") return ColorMode::Warp;
+    if (s == "slot") return ColorMode::Slot;
+    if (s == "replica") return ColorMode::Replica;
+    return ColorMode::Thread;
+}
+std::string toString(ViewMode v) { return v == ViewMode::Output ? "output" : "input"; }
+std::string toString(ColorMode c) {
+    switch (c) {
+    case ColorMode::Warp: return "warp";
+    case ColorMode::Slot: return "slot";
+    case ColorMode::Replica: return "replica";
+    default: return "thread";
+    }
+}
+
+// ---------------------------------------------------------------- construction
+
+GridModel GridModel::fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color) {
+    if (const auto* f = std::get_if<ts::Fragment>(&m)) {
+        checkDrawable(ts::cellCount(f->inputShape()), "logical shape");
+        return fromFragment(f->evaluate(), color);
+    }
+    const auto& l = std::get<ts::Layout>(m);
+    checkDrawable(ts::cellCount(l.inputShape()), "logical shape");
+    return fromLayout(l.evaluate(), view);
+}
+
+GridModel GridModel::fromFragment(const ts::FragmentTable& t, ColorMode color) {
+    auto d = std::make_shared<Data>();
+    d->kind = Kind::Fragment;
+    d->color = color;
+    d->inShape = t.inputShape;
+    d->frag = t;
+    std::tie(d->rows, d->cols) = flatten2d(t.inputShape);
+    const std::int64_t n = t.cells(), R = t.replicate;
+    const std::size_t lr = t.localRank;
+    d->localCount = 1;
+    for (auto e : t.localShape)
+        d->localCount *= e;
+    d->localFlat.resize(n);
+    for (std::int64_t c = 0; c < n; ++c) {
+        std::int64_t flat = 0;
+        for (std::size_t k = 0; k < lr; ++k)
+            flat = flat * t.localShape[k] + t.local[c * lr + k];
+        d->localFlat[c] = flat;
+    }
+    d->colors.resize(n);
+    const std::int64_t T = std::max<std::int64_t>(t.threadExtent, 1);
+    const std::int64_t warps = (T + 31) / 32;
+    switch (color) {
+    case ColorMode::Thread: {
+        std::vector<QRgb> lut(T);
+        for (std::int64_t k = 0; k < T; ++k)
+            lut[k] = threadColor(k).rgb();
+        for (std::int64_t c = 0; c < n; ++c)
+            d->colors[c] = lut[t.threads[c * R]];
+        for (std::int64_t w = 0; w < std::min<std::int64_t>(warps, 8); ++w)
+            d->legend.push_back({threadColor(w * 32 + 8),
+                                 QStringLiteral("warp %1: T%2–T%3").arg(w).arg(w * 32).arg(
+                                     std::min(T, w * 32 + 32) - 1)});
+        if (warps > 8) d->legend.push_back({QColor(Qt::transparent), QStringLiteral("…")});
+        d->subtitle = QStringLiteral("colour: thread (hue = lane, tint = warp)");
+        break;
+    }
+    case ColorMode::Warp:
+        for (std::int64_t c = 0; c < n; ++c)
+            d->colors[c] = categoricalColor(t.threads[c * R] / 32).rgb();
+        for (std::int64_t w = 0; w < std::min<std::int64_t>(warps, 12); ++w)
+            d->legend.push_back({categoricalColor(w), QStringLiteral("warp %1").arg(w)});
+        d->subtitle = QStringLiteral("colour: warp");
+        break;
+    case ColorMode::Slot: {
+        const std::int64_t L = d->localCount;
+        auto col = [L](std::int64_t s) {
+            return L <= 12 ? categoricalColor(s) : rampColor(L > 1 ? double(s) / (L - 1) : 0.5);
+        };
+        for (std::int64_t c = 0; c < n; ++c)
+            d->colors[c] = col(d->localFlat[c]).rgb();
+        for (std::int64_t s = 0; s < std::min<std::int64_t>(L, 12); ++s)
+            d->legend.push_back({col(L <= 12 ? s : s * (L - 1) / 11), QStringLiteral("L%1").arg(
+                                                                          L <= 12 ? s : s * (L - 1) / 11)});
+        d->subtitle = QStringLiteral("colour: register slot");
+        break;
+    }
+    case ColorMode::Replica: {
+        // Cells whose replicas live in the same set of threads share a colour.
+        std::unordered_map<std::string, std::int64_t> ids;
+        std::string key;
+        for (std::int64_t c = 0; c < n; ++c) {
+            std::vector<std::int64_t> th(t.threads.begin() + c * R, t.threads.begin() + c * R + R);
+            std::sort(th.begin(), th.end());
+            key.assign(reinterpret_cast<const char*>(th.data()), th.size() * sizeof(std::int64_t));
+            auto [it, fresh] = ids.emplace(key, static_cast<std::int64_t>(ids.size()));
+            d->colors[c] = categoricalColor(it->second).rgb();
+        }
+        d->legend.push_back(
+            {categoricalColor(0), R > 1 ? QStringLiteral("same colour = same %1 threads").arg(R)
+                                        : QStringLiteral("replicate = 1: one thread per element")});
+        d->subtitle = QStringLiteral("colour: replica thread set (replicate = %1)").arg(R);
+        break;
+    }
+    }
+    d->title = QStringLiteral("Fragment [%1] → %2 threads × %3 slots%4")
+                   .arg(shapeText(t.inputShape))
+                   .arg(t.threadExtent)
+                   .arg(d->localCount)
+                   .arg(R > 1 ? QStringLiteral(", replicate %1").arg(R) : QString());
+    const int td = digits(std::max<std::int64_t>(t.threadExtent - 1, 0));
+    const int shown = static_cast<int>(std::min<std::int64_t>(R, 4));
+    d->maxLen[0] = 1 + shown * td + (shown - 1) + (R > 4 ? 2 : 0);
+    d->maxLen[1] = 1 + digits(std::max<std::int64_t>(d->localCount - 1, 0));
+    GridModel g;
+    g.d_ = d;
+    return g;
+}
+
+GridModel GridModel::fromLayout(const ts::LayoutTable& t, ViewMode view) {
+    auto d = std::make_shared<Data>();
+    d->view = view;
+    d->inShape = t.inputShape;
+    d->lay = t;
+    const std::int64_t n = t.cells();
+    const std::size_t rk = t.outRank;
+    d->outFlat.resize(n);
+    std::int64_t maxOut = 0;
+    for (std::int64_t c = 0; c < n; ++c) {
+        std::int64_t flat = 0;
+        for (std::size_t k = 0; k < rk; ++k)
+            flat = flat * t.outputShape[k] + t.out[c * rk + k];
+        d->outFlat[c] = flat;
+        maxOut = std::max(maxOut, flat);
+    }
+    d->maxOut = maxOut;
+    const QString head = QStringLiteral("Layout [%1] → [%2]")
+                             .arg(shapeText(t.inputShape))
+                             .arg(shapeText(t.outputShape));
+    if (view == ViewMode::Input) {
+        d->kind = Kind::LayoutInput;
+        std::tie(d->rows, d->cols) = flatten2d(t.inputShape);
+        d->colors.resize(n);
+        for (std::int64_t c = 0; c < n; ++c)
+            d->colors[c] = rampColor(maxOut ? double(d->outFlat[c]) / maxOut : 0.0).rgb();
+        d->title = head + QStringLiteral(" (input view)");
+        d->subtitle = QStringLiteral("label and colour: flattened physical offset");
+        d->maxLen[0] = digits(maxOut);
+    } else {
+        d->kind = Kind::LayoutOutput;
+        std::int64_t total = 1;
+        for (auto e : t.outputShape)
+            total *= e;
+        checkDrawable(total, "physical shape");
+        std::tie(d->rows, d->cols) = flatten2d(t.outputShape);
+        if (rk == 0) d->rows = d->cols = 1;
+        d->src.assign(total, -1);
+        for (std::int64_t c = 0; c < n; ++c) {
+            if (d->src[d->outFlat[c]] >= 0) ++d->collisions;
+            d->src[d->outFlat[c]] = c;
+        }
+        d->colors.resize(total);
+        const QRgb grey = QColor::fromRgbF(0.95, 0.95, 0.95).rgb();
+        for (std::int64_t o = 0; o < total; ++o)
+            d->colors[o] = d->src[o] < 0 ? grey
+                                         : rampColor(n > 1 ? double(d->src[o]) / (n - 1) : 0.0).rgb();
+        d->title = head + QStringLiteral(" (output view)");
+        d->subtitle = QStringLiteral("label: source coordinates; colour: source position");
+        std::int64_t maxDim = 1;
+        for (auto e : t.inputShape)
+            maxDim = std::max(maxDim, e);
+        const int r = static_cast<int>(t.inputShape.size());
+        d->maxLen[0] = 2 + r * digits(maxDim - 1) + (r - 1);
+        d->legend.push_back({QColor::fromRgbF(0.95, 0.95, 0.95), QStringLiteral("unused offset")});
+        if (d->collisions)
+            d->legend.push_back(
+                {QColor(Qt::transparent),
+                 QStringLiteral("%1 collisions (last source shown)").arg(d->collisions)});
+    }
+    d->legend.insert(d->legend.begin(),
+                     {{rampColor(0), view == ViewMode::Input ? QStringLiteral("offset 0")
+                                                             : QStringLiteral("first source")},
+                      {rampColor(1), view == ViewMode::Input
+                                         ? QStringLiteral("offset %1").arg(maxOut)
+                                         : QStringLiteral("last source")}});
+    GridModel g;
+    g.d_ = d;
+    return g;
+}
+
+// ---------------------------------------------------------------- queries
+
+GridModel::Kind GridModel::kind() const { return d_ ? d_->kind : Kind::Empty; }
+int GridModel::rows() const { return d_ ? d_->rows : 0; }
+int GridModel::cols() const { return d_ ? d_->cols : 0; }
+QString GridModel::title() const { return d_ ? d_->title : QString(); }
+QString GridModel::subtitle() const { return d_ ? d_->subtitle : QString(); }
+ColorMode GridModel::colorMode() const { return d_ ? d_->color : ColorMode::Thread; }
+ViewMode GridModel::viewMode() const { return d_ ? d_->view : ViewMode::Input; }
+
+const std::vector<LegendEntry>& GridModel::legend() const {
+    static const std::vector<LegendEntry> none;
+    return d_ ? d_->legend : none;
+}
+
+bool GridModel::filled(int r, int c) const {
+    if (!d_) return false;
+    if (d_->kind == Kind::LayoutOutput) return d_->src[std::int64_t(r) * d_->cols + c] >= 0;
+    return true;
+}
+
+QRgb GridModel::color(int r, int c) const {
+    return d_ ? d_->colors[std::int64_t(r) * d_->cols + c] : 0xffffffff;
+}
+
+int GridModel::labelLines() const { return d_ && d_->kind == Kind::Fragment ? 2 : 1; }
+
+int GridModel::maxLabelChars(int line) const { return d_ ? d_->maxLen[line ? 1 : 0] : 1; }
+
+QString GridModel::label(int r, int c, int line) const {
+    if (!d_) return {};
+    const std::int64_t cell = std::int64_t(r) * d_->cols + c;
+    switch (d_->kind) {
+    case Kind::Fragment: {
+        if (line == 1) return QStringLiteral("L%1").arg(d_->localFlat[cell]);
+        const std::int64_t R = d_->frag.replicate;
+        const std::int64_t* th = d_->frag.threads.data() + cell * R;
+        QString s = QStringLiteral("T");
+        if (R <= 4) {
+            for (std::int64_t k = 0; k < R; ++k) {
+                if (k) s += QLatin1Char('/');
+                s += QString::number(th[k]);
+            }
+        } else {
+            s += QStringLiteral("%1/%2/…/%3").arg(th[0]).arg(th[1]).arg(th[R - 1]);
+        }
+        return s;
+    }
+    case Kind::LayoutInput: return QString::number(d_->outFlat[cell]);
+    case Kind::LayoutOutput: {
+        const std::int64_t s = d_->src[cell];
+        if (s < 0) return {};
+        std::vector<std::int64_t> v;
+        unravel(s, d_->inShape, v);
+        return tuple(v.data(), v.size(), true);
+    }
+    default: return {};
+    }
+}
+
+QString CellInfo::toToolTip() const {
+    if (!valid) return {};
+    QString s = QStringLiteral("<b>cell</b> %1<br>").arg(logical);
+    if (!threads.isEmpty()) s += QStringLiteral("<b>thread(s)</b> %1<br>").arg(threads);
+    if (!slot.isEmpty()) s += QStringLiteral("<b>slot</b> %1<br>").arg(slot);
+    if (!physical.isEmpty()) s += QStringLiteral("<b>physical</b> %1").arg(physical);
+    return s;
+}
+
+CellInfo GridModel::info(int r, int c) const {
+    CellInfo i;
+    if (!d_ || r < 0 || c < 0 || r >= d_->rows || c >= d_->cols) return i;
+    i.valid = true;
+    i.row = r;
+    i.col = c;
+    const std::int64_t cell = std::int64_t(r) * d_->cols + c;
+    std::vector<std::int64_t> v;
+    i.label = label(r, c, 0);
+    if (labelLines() > 1) i.label += QLatin1Char(' ') + label(r, c, 1);
+    switch (d_->kind) {
+    case Kind::Fragment: {
+        unravel(cell, d_->inShape, v);
+        i.logical = tuple(v.data(), v.size());
+        const std::int64_t R = d_->frag.replicate;
+        QStringList th;
+        for (std::int64_t k = 0; k < std::min<std::int64_t>(R, 64); ++k)
+            th << QString::number(d_->frag.threads[cell * R + k]);
+        if (R > 64) th << QStringLiteral("… (%1 replicas)").arg(R);
+        i.threads = th.join(QStringLiteral(", "));
+        const std::size_t lr = d_->frag.localRank;
+        i.slot = lr == 1 ? QString::number(d_->localFlat[cell])
+                         : QStringLiteral("%1 = %2")
+                               .arg(tuple(d_->frag.local.data() + cell * lr, lr))
+                               .arg(d_->localFlat[cell]);
+        const std::int64_t t0 = d_->frag.threads[cell * R];
+        i.physical = QStringLiteral("warp %1 lane %2, register %3")
+                         .arg(t0 / 32)
+                         .arg(t0 % 32)
+                         .arg(d_->localFlat[cell]);
+        break;
+    }
+    case Kind::LayoutInput: {
+        unravel(cell, d_->inShape, v);
+        i.logical = tuple(v.data(), v.size());
+        const std::size_t rk = d_->lay.outRank;
+        i.physical = QStringLiteral("%1 → offset %2")
+                         .arg(tuple(d_->lay.out.data() + cell * rk, rk))
+                         .arg(d_->outFlat[cell]);
+        break;
+    }
+    case Kind::LayoutOutput: {
+        const std::int64_t s = d_->src[cell];
+        if (s >= 0) {
+            unravel(s, d_->inShape, v);
+            i.logical = tuple(v.data(), v.size());
+        } else {
+            i.logical = QStringLiteral("— (unused)");
+        }
+        std::vector<std::int64_t> o;
+        unravel(cell, d_->lay.outputShape, o);
+        i.physical = QStringLiteral("%1 → offset %2").arg(tuple(o.data(), o.size())).arg(cell);
+        break;
+    }
+    default: break;
+    }
+    return i;
+}
+
+Highlight GridModel::highlightFor(int r, int c, bool slot) const {
+    Highlight h;
+    if (!d_ || r < 0 || c < 0 || r >= d_->rows || c >= d_->cols) return h;
+    const std::int64_t cell = std::int64_t(r) * d_->cols + c;
+    switch (d_->kind) {
+    case Kind::Fragment:
+        h.kind = slot ? Highlight::Slot : Highlight::Thread;
+        h.value = slot ? d_->localFlat[cell] : d_->frag.threads[cell * d_->frag.replicate];
+        break;
+    case Kind::LayoutInput:
+        h.kind = Highlight::Value;
+        h.value = d_->outFlat[cell];
+        break;
+    case Kind::LayoutOutput:
+        if (d_->src[cell] < 0) return h;
+        h.kind = Highlight::Value;
+        h.value = d_->src[cell];
+        break;
+    default: break;
+    }
+    return h;
+}
+
+bool GridModel::matches(int r, int c, const Highlight& h) const {
+    if (!d_ || !h.active()) return false;
+    const std::int64_t cell = std::int64_t(r) * d_->cols + c;
+    switch (d_->kind) {
+    case Kind::Fragment:
+        if (h.kind == Highlight::Slot) return d_->localFlat[cell] == h.value;
+        if (h.kind == Highlight::Thread) {
+            const std::int64_t R = d_->frag.replicate;
+            const std::int64_t* th = d_->frag.threads.data() + cell * R;
+            return std::find(th, th + R, h.value) != th + R;
+        }
+        return false;
+    case Kind::LayoutInput: return d_->outFlat[cell] == h.value;
+    case Kind::LayoutOutput: return d_->src[cell] == h.value;
+    default: return false;
+    }
+}
+
+QString GridModel::describe(const Highlight& h) const {
+    switch (h.kind) {
+    case Highlight::Thread: return QStringLiteral("thread T%1").arg(h.value);
+    case Highlight::Slot: return QStringLiteral("slot L%1").arg(h.value);
+    case Highlight::Value:
+        return kind() == Kind::LayoutOutput ? QStringLiteral("source cell %1").arg(h.value)
+                                            : QStringLiteral("offset %1").arg(h.value);
+    default: return {};
+    }
+}
+
+void GridModel::setMarks(std::vector<std::uint8_t> marks) {
+    if (marks.empty())
+        marks_.reset();
+    else
+        marks_ = std::make_shared<const std::vector<std::uint8_t>>(std::move(marks));
+}
+
+std::uint8_t GridModel::mark(int r, int c) const {
+    if (!marks_ || !d_) return 0;
+    const std::size_t cell = std::size_t(r) * d_->cols + c;
+    return cell < marks_->size() ? (*marks_)[cell] : 0;
+}
+
+bool GridModel::hasMarks() const { return marks_ != nullptr; }
+
+QString GridModel::toTextTable() const {
+    if (!d_) return {};
+    QString out = title() + QLatin1Char('\n');
+    out += QStringLiteral("row\\col");
+    for (int c = 0; c < cols(); ++c)
+        out += QLatin1Char('\t') + colHeader(c);
+    out += QLatin1Char('\n');
+    for (int r = 0; r < rows(); ++r) {
+        out += rowHeader(r);
+        for (int c = 0; c < cols(); ++c) {
+            out += QLatin1Char('\t') + label(r, c, 0);
+            if (labelLines() > 1) out += QLatin1Char(' ') + label(r, c, 1);
+        }
+        out += QLatin1Char('\n');
+    }
+    return out;
+}
+
+} // namespace tsw

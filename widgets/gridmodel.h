@@ -1,0 +1,116 @@
+// GridModel: what the grid shows, computed once from core tables (no Qt widgets, no painting).
+//
+// A model is a rows x cols grid of cells, each with a base colour, one or two label lines, a
+// filled flag and details for the tooltip. Fragments show `T<thread>[/<thread>...]` and
+// `L<slot>` as TileLang's plot_layout does; a Layout's input view labels each logical cell with
+// its flattened output index, its output view labels each physical cell with the source
+// coordinates. Ranks other than 2 are flattened as plot_layout does: rank 1 -> (1, n), rank N ->
+// (prod(shape[:-1]), shape[-1]). Models share their data, so copies are cheap and may cross
+// threads (they are immutable once built, except for the diff marks set by their owner).
+#pragma once
+
+#include "tilescope/layout.h"
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace tsw {
+
+enum class ViewMode { Input, Output };
+enum class ColorMode { Thread, Warp, Slot, Replica };
+
+ViewMode viewModeFromString(const std::string& s);
+ColorMode colorModeFromString(const std::string& s);
+std::string toString(ViewMode v);
+std::string toString(ColorMode c);
+
+// Grids with more cells than this are refused with a clear message (the core still evaluates).
+inline constexpr std::int64_t kMaxDrawCells = std::int64_t{1} << 22; // 2048 x 2048
+
+// Cells the user asked to emphasise (click on a cell: its thread; shift-click: its slot).
+struct Highlight {
+    enum Kind { None, Thread, Slot, Value } kind = None;
+    std::int64_t value = -1;
+    bool operator==(const Highlight&) const = default;
+    bool active() const { return kind != None; }
+};
+
+struct LegendEntry {
+    QColor color;
+    QString text;
+};
+
+// Everything the tooltip and the details pane say about one cell.
+struct CellInfo {
+    bool valid = false;
+    int row = 0, col = 0;
+    QString logical;  // "(3, 7)" or "—" for an unfilled output cell
+    QString threads;  // "12, 44" (fragments)
+    QString slot;     // "5" or "(1, 2)" (fragments)
+    QString physical; // "(0, 3, 17)" / flat offset (layouts)
+    QString label;    // the label text as painted, lines joined by a space
+    QString toToolTip() const;
+};
+
+class GridModel {
+public:
+    enum class Kind { Empty, Fragment, LayoutInput, LayoutOutput };
+
+    GridModel() = default;
+    // Throws ts::InputError when the grid would exceed kMaxDrawCells.
+    static GridModel fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color);
+    static GridModel fromFragment(const ts::FragmentTable& t, ColorMode color);
+    static GridModel fromLayout(const ts::LayoutTable& t, ViewMode view);
+
+    Kind kind() const;
+    bool isEmpty() const { return rows() == 0 || cols() == 0; }
+    int rows() const;
+    int cols() const;
+    std::int64_t cellCount() const { return std::int64_t(rows()) * cols(); }
+    QString title() const;    // "Fragment [32x32] -> 128 threads x 8 slots (input view)"
+    QString subtitle() const; // colour mode description
+    ColorMode colorMode() const;
+    ViewMode viewMode() const;
+
+    bool filled(int r, int c) const;
+    QRgb color(int r, int c) const;
+    int labelLines() const;                 // 1 or 2
+    QString label(int r, int c, int line) const;
+    int maxLabelChars(int line) const;      // the longest label of that line (for font sizing)
+    QString rowHeader(int r) const { return QString::number(r); }
+    QString colHeader(int c) const { return QString::number(c); }
+    CellInfo info(int r, int c) const;
+
+    // Highlight matching: what clicking a cell selects, and whether a cell belongs to it.
+    Highlight highlightFor(int r, int c, bool slot) const;
+    bool matches(int r, int c, const Highlight& h) const;
+    QString describe(const Highlight& h) const;
+
+    const std::vector<LegendEntry>& legend() const;
+
+    // Per-cell diff marks for comparison views (0 = none); owned by whoever compares two models.
+    void setMarks(std::vector<std::uint8_t> marks);
+    std::uint8_t mark(int r, int c) const;
+    bool hasMarks() const;
+
+    // Plain-text table (tab separated labels, with row/column headers).
+    QString toTextTable() const;
+
+    struct Data; // implementation detail, shared between copies
+private:
+    std::shared_ptr<const Data> d_;
+    std::shared_ptr<const std::vector<std::uint8_t>> marks_;
+};
+
+// Colour helpers (shared with overlays and legends).
+QColor threadColor(std::int64_t thread);
+QColor categoricalColor(std::int64_t i);
+QColor rampColor(double t); // 0..1 on a Spectral-like ramp
+bool isDark(QRgb c);
+
+} // namespace tsw

@@ -1,0 +1,145 @@
+// GridRenderer: geometry (cell <-> scene <-> device) and painting of a GridModel. The widget,
+// image export (PNG/SVG/PDF) and the CLI `render` command all paint through it, and a trace
+// viewer can put two renderers side by side.
+//
+// Scene units: one unit is one pixel at scale 1 (one point in PDF/SVG). The scene holds a title,
+// column/row headers, the cell grid and, for exports, a legend below the grid. paint() draws any
+// device rectangle of the scene at any scale with level of detail: labels only where legible,
+// one pixel per cell from a cached image when cells are smaller than a few pixels.
+//
+// Extension points for overlays (heat maps, bank histograms, diff views):
+//  - CellColorOverlay replaces the base colour of cells (e.g. ValueColorOverlay: value -> ramp);
+//  - GridOverlay layers paint on top of the cells in device coordinates, in order.
+#pragma once
+
+#include "gridmodel.h"
+
+#include <QFont>
+#include <QImage>
+#include <QPointF>
+#include <QRectF>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace tsw {
+
+class GridRenderer;
+
+// Replaces cell colours; return nullopt to keep the model's colour.
+class CellColorOverlay {
+public:
+    virtual ~CellColorOverlay() = default;
+    virtual std::optional<QRgb> cellColor(int row, int col) const = 0;
+    virtual std::vector<LegendEntry> legend() const { return {}; }
+    // Bump when the colours change, so cached low-detail images are rebuilt.
+    virtual quint64 revision() const { return 0; }
+};
+
+// Per-cell value -> colour on a ramp (NaN = keep the model colour). Values are row-major.
+class ValueColorOverlay : public CellColorOverlay {
+public:
+    ValueColorOverlay(int cols, std::vector<double> values, double lo, double hi,
+                      std::function<QColor(double)> ramp = {}, QString legendTitle = {});
+    std::optional<QRgb> cellColor(int row, int col) const override;
+    std::vector<LegendEntry> legend() const override;
+    quint64 revision() const override { return revision_; }
+
+private:
+    int cols_;
+    std::vector<double> values_;
+    double lo_, hi_;
+    std::function<QColor(double)> ramp_;
+    QString title_;
+    quint64 revision_;
+};
+
+// A layer painted over the cells. `cells` is the visible cell range (inclusive-exclusive in
+// QRect terms: left/top = first col/row, width/height = counts).
+class GridOverlay {
+public:
+    virtual ~GridOverlay() = default;
+    virtual void paint(QPainter& p, const GridRenderer& r, const QRect& cells) const = 0;
+};
+
+class GridRenderer {
+public:
+    struct Style {
+        double cell = 48;          // scene units per cell
+        bool title = true;         // title and subtitle above the grid
+        bool headers = true;       // row / column numbers
+        bool legendInScene = false; // legend below the grid (exports)
+        double minLabelPx = 6.5;   // smallest label font drawn, device pixels
+        QString fontFamily;        // empty: application default
+    };
+
+    GridRenderer();
+    explicit GridRenderer(GridModel model);
+    GridRenderer(GridModel model, Style style);
+
+    void setModel(GridModel model);
+    const GridModel& model() const { return model_; }
+    void setStyle(const Style& s);
+    const Style& style() const { return style_; }
+
+    void setHighlight(const Highlight& h);
+    const Highlight& highlight() const { return highlight_; }
+    void setHover(std::optional<QPoint> cell) { hover_ = cell; }
+    std::optional<QPoint> hover() const { return hover_; }
+
+    void setCellColorOverlay(std::shared_ptr<const CellColorOverlay> o);
+    void addOverlay(std::shared_ptr<const GridOverlay> o);
+    void clearOverlays();
+
+    // Geometry in scene units.
+    QSizeF sceneSize() const;
+    QRectF gridRect() const;
+    QRectF cellRect(int row, int col) const; // scene
+    std::optional<QPoint> cellAt(QPointF scenePos) const; // (x = col, y = row)
+    // Current transform while painting (for overlays): scene -> device.
+    QPointF origin() const { return origin_; }
+    double scale() const { return scale_; }
+    QRectF deviceCellRect(int row, int col) const;
+
+    // Paints the part of the scene inside deviceRect, with scene (0,0) at `origin` (device) and
+    // `scale` device pixels per scene unit.
+    void paint(QPainter& p, const QRectF& deviceRect, QPointF origin, double scale) const;
+    // The legend box (device coordinates); returns its size. paint=false only measures.
+    QSizeF paintLegend(QPainter* p, QPointF topLeft, double maxWidth, bool paint = true) const;
+
+    QRgb effectiveColor(int row, int col) const;
+
+    // Whole-scene export; format from the extension (png, jpg, svg, pdf, txt, tsv).
+    // PNG size = ceil(sceneSize * scale); cell sizes are reduced so that a bitmap stays under
+    // 120 megapixels. Returns false and sets *error on failure.
+    bool exportFile(const QString& path, QString* error, double scale = 1.0) const;
+    QImage renderImage(double scale = 1.0) const;
+    static QStringList exportFormats(); // {"png","svg","pdf","txt"}
+
+private:
+    double headerW() const;
+    double headerH() const;
+    double titleH() const;
+    double legendH() const;
+    void paintCells(QPainter& p, const QRect& cells) const;
+    void paintLowDetail(QPainter& p, const QRect& cells) const;
+    void paintHeaders(QPainter& p, const QRect& cells, const QRectF& deviceRect) const;
+    std::vector<LegendEntry> legendEntries() const;
+
+    GridModel model_;
+    Style style_;
+    Highlight highlight_;
+    std::optional<QPoint> hover_;
+    std::shared_ptr<const CellColorOverlay> colorOverlay_;
+    std::vector<std::shared_ptr<const GridOverlay>> overlays_;
+    mutable QPointF origin_;
+    mutable double scale_ = 1;
+    mutable QImage lowDetail_;
+    mutable quint64 lowDetailKey_ = 0;
+    quint64 revision_ = 1;
+};
+
+} // namespace tsw

@@ -1,0 +1,707 @@
+#include "mainwindow.h"
+
+#include "detailspane.h"
+#include "documentmodel.h"
+#include "gridview.h"
+#include "layoutlistmodel.h"
+#include "mappingeditor.h"
+#include "recovery.h"
+
+#include "tilescope/builtins.h"
+#include "tilescope/mapping.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace tsw {
+
+namespace {
+constexpr int kStateVersion = 3;
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("MainWindow"));
+    doc_ = new DocumentModel(this);
+    list_ = new LayoutListModel(doc_, this);
+    eval_ = new LayoutEvaluator(this);
+    recovery_ = new RecoveryManager(doc_, this);
+
+    grid_ = new GridView(this);
+    grid_->setObjectName(QStringLiteral("gridView"));
+    setCentralWidget(grid_);
+    editor_ = new MappingEditor(this);
+    details_ = new DetailsPane(this);
+    listView_ = new QListView(this);
+    listView_->setObjectName(QStringLiteral("layoutList"));
+    listView_->setModel(list_);
+    listView_->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
+    listView_->setAlternatingRowColors(false);
+    listView_->setSpacing(1);
+
+    createActions();
+    createDocks();
+    connectDocument();
+
+    statusShape_ = new QLabel;
+    statusEval_ = new QLabel;
+    statusZoom_ = new QLabel;
+    statusCell_ = new QLabel;
+    statusCell_->setMinimumWidth(260);
+    statusBar()->addPermanentWidget(statusCell_);
+    statusBar()->addPermanentWidget(statusShape_);
+    statusBar()->addPermanentWidget(statusEval_);
+    statusBar()->addPermanentWidget(statusZoom_);
+
+    setAcceptDrops(true);
+    defaultState_ = saveState(kStateVersion);
+    restoreSettings();
+    onActiveChanged();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+// ---------------------------------------------------------------- construction
+
+void MainWindow::createActions() {
+    auto* st = style();
+    auto act = [this](const QString& text, auto slot, QKeySequence key = {}) {
+        auto* a = new QAction(text, this);
+        if (!key.isEmpty()) a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    // File.
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    auto* newAct = act(QStringLiteral("&New"), &MainWindow::newDocument, QKeySequence::New);
+    newAct->setIcon(st->standardIcon(QStyle::SP_FileIcon));
+    auto* openAct = act(QStringLiteral("&Open…"), &MainWindow::open, QKeySequence::Open);
+    openAct->setIcon(st->standardIcon(QStyle::SP_DialogOpenButton));
+    auto* saveAct = act(QStringLiteral("&Save"), &MainWindow::save, QKeySequence::Save);
+    saveAct->setIcon(st->standardIcon(QStyle::SP_DialogSaveButton));
+    auto* saveAsAct = act(QStringLiteral("Save &As…"), &MainWindow::saveAs, QKeySequence::SaveAs);
+    auto* exportAct = act(QStringLiteral("&Export View…"), &MainWindow::exportViewDialog,
+                          QKeySequence(QStringLiteral("Ctrl+E")));
+    file->addAction(newAct);
+    file->addAction(openAct);
+    recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
+    samplesMenu_ = file->addMenu(QStringLiteral("Sa&mples"));
+    file->addSeparator();
+    file->addAction(saveAct);
+    file->addAction(saveAsAct);
+    file->addSeparator();
+    file->addAction(exportAct);
+    file->addSeparator();
+    file->addAction(act(QStringLiteral("&Quit"), &QWidget::close, QKeySequence::Quit));
+
+    // Edit.
+    QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
+    undoAct_ = doc_->undoStack()->createUndoAction(this, QStringLiteral("&Undo"));
+    undoAct_->setShortcut(QKeySequence::Undo);
+    undoAct_->setIcon(st->standardIcon(QStyle::SP_ArrowBack));
+    redoAct_ = doc_->undoStack()->createRedoAction(this, QStringLiteral("&Redo"));
+    redoAct_->setShortcut(QKeySequence::Redo);
+    redoAct_->setIcon(st->standardIcon(QStyle::SP_ArrowForward));
+    edit->addAction(undoAct_);
+    edit->addAction(redoAct_);
+    edit->addSeparator();
+    auto* copyAct = act(QStringLiteral("&Copy as TileLang Code"), &MainWindow::copyAsTileLang,
+                        QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+    edit->addAction(copyAct);
+    edit->addSeparator();
+    edit->addAction(act(QStringLiteral("New &Layout"), &MainWindow::addLayout,
+                        QKeySequence(QStringLiteral("Ctrl+T"))));
+    edit->addAction(act(QStringLiteral("&Duplicate Layout"), [this] { doc_->duplicateLayout(doc_->active()); },
+                        QKeySequence(QStringLiteral("Ctrl+D"))));
+    edit->addAction(act(QStringLiteral("Re&name Layout"), [this] {
+        listView_->edit(list_->index(doc_->active()));
+    }, QKeySequence(Qt::Key_F2)));
+    edit->addAction(act(QStringLiteral("Dele&te Layout"), [this] { doc_->removeLayout(doc_->active()); }));
+
+    // View.
+    QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+    viewGroup_ = new QActionGroup(this);
+    const std::pair<QString, ViewMode> views[] = {{QStringLiteral("&Input View"), ViewMode::Input},
+                                                  {QStringLiteral("&Output View"), ViewMode::Output}};
+    for (const auto& [name, v] : views) {
+        auto* a = new QAction(name, viewGroup_);
+        a->setCheckable(true);
+        a->setData(int(v));
+        a->setToolTip(v == ViewMode::Input ? QStringLiteral("Logical cells, labelled with their physical offset (Layouts)")
+                                           : QStringLiteral("Physical cells, labelled with their source coordinates (Layouts)"));
+        connect(a, &QAction::triggered, this, [this, v = v] { setViewMode(v); });
+        view->addAction(a);
+    }
+    view->addSeparator();
+    colorGroup_ = new QActionGroup(this);
+    QMenu* colorMenu = view->addMenu(QStringLiteral("&Colour By"));
+    const std::pair<QString, ColorMode> colors[] = {{QStringLiteral("Thread"), ColorMode::Thread},
+                                                    {QStringLiteral("Warp"), ColorMode::Warp},
+                                                    {QStringLiteral("Slot"), ColorMode::Slot},
+                                                    {QStringLiteral("Replica"), ColorMode::Replica}};
+    int key = 1;
+    for (const auto& [name, c] : colors) {
+        auto* a = new QAction(name, colorGroup_);
+        a->setCheckable(true);
+        a->setData(int(c));
+        a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(key++)));
+        connect(a, &QAction::triggered, this, [this, c = c] { setColorMode(c); });
+        colorMenu->addAction(a);
+    }
+    view->addSeparator();
+    auto* zin = act(QStringLiteral("Zoom &In"), [this] { grid_->zoomIn(); }, QKeySequence::ZoomIn);
+    auto* zout = act(QStringLiteral("Zoom &Out"), [this] { grid_->zoomOut(); }, QKeySequence::ZoomOut);
+    auto* zfit = act(QStringLiteral("Zoom to &Fit"), [this] { grid_->zoomToFit(); },
+                     QKeySequence(QStringLiteral("Ctrl+0")));
+    view->addAction(zin);
+    view->addAction(zout);
+    view->addAction(zfit);
+    legendAct_ = new QAction(QStringLiteral("Show &Legend"), this);
+    legendAct_->setCheckable(true);
+    legendAct_->setChecked(true);
+    connect(legendAct_, &QAction::toggled, grid_, &GridView::setLegendVisible);
+    view->addAction(legendAct_);
+    view->addSeparator();
+    panelsMenu_ = view->addMenu(QStringLiteral("&Panels"));
+    view->addAction(act(QStringLiteral("&Reset Panel Arrangement"), [this] {
+        restoreState(defaultState_, kStateVersion);
+    }));
+
+    // Help.
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    helpSamplesMenu_ = help->addMenu(QStringLiteral("&Samples"));
+    help->addAction(act(QStringLiteral("&Mapping Language"), [this] {
+        QString t = QStringLiteral("<p>Type or paste TileLang: <code>T.Layout(shape, lambda i, j: ...)</code>, "
+                                   "<code>T.Fragment(shape, forward_thread_fn=..., forward_index_fn=..., replicate=R)</code>, "
+                                   "method chains <code>.repeat(...)</code>, <code>.replicate(n)</code>, "
+                                   "<code>.expand([...])</code>, <code>.inverse()</code>, and these builtins:</p><ul>");
+        for (const auto& b : ts::builtins())
+            t += QStringLiteral("<li><code>%1</code> — %2</li>")
+                     .arg(QString::fromStdString(ts::builtinSignature(b)).toHtmlEscaped(),
+                          QString::fromStdString(b.summary).toHtmlEscaped());
+        t += QStringLiteral("</ul>");
+        auto* box = new QMessageBox(QMessageBox::Information, QStringLiteral("Mapping language"), t,
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }));
+    help->addAction(act(QStringLiteral("&About Tilescope"), [this] {
+        QMessageBox::about(this, QStringLiteral("About Tilescope"),
+                           QStringLiteral("<b>Tilescope</b><br>An explorer of TileLang GPU tile layouts."));
+    }));
+    rebuildRecentMenu();
+    rebuildSamplesMenu(samplesMenu_);
+    rebuildSamplesMenu(helpSamplesMenu_);
+
+    // Toolbar.
+    QToolBar* tb = addToolBar(QStringLiteral("Main"));
+    tb->setObjectName(QStringLiteral("mainToolbar"));
+    tb->setMovable(false);
+    tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tb->setIconSize(QSize(16, 16));
+    tb->addAction(newAct);
+    tb->addAction(openAct);
+    tb->addAction(saveAct);
+    tb->addSeparator();
+    tb->addAction(undoAct_);
+    tb->addAction(redoAct_);
+    tb->addSeparator();
+    auto* vlabel = new QLabel(QStringLiteral("  View "));
+    vlabel->setStyleSheet(QStringLiteral("color: #6b7280;"));
+    tb->addWidget(vlabel);
+    for (auto* a : viewGroup_->actions())
+        tb->addAction(a);
+    tb->addSeparator();
+    auto* clabel = new QLabel(QStringLiteral("  Colour "));
+    clabel->setStyleSheet(QStringLiteral("color: #6b7280;"));
+    tb->addWidget(clabel);
+    for (auto* a : colorGroup_->actions())
+        tb->addAction(a);
+    tb->addSeparator();
+    tb->addAction(zfit);
+    tb->addAction(copyAct);
+    tb->addAction(exportAct);
+}
+
+void MainWindow::createDocks() {
+    setDockNestingEnabled(true);
+    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                       QDockWidget::DockWidgetClosable);
+        addDockWidget(area, d);
+        panelsMenu_->addAction(d->toggleViewAction());
+        return d;
+    };
+    auto* layouts = dock(QStringLiteral("Layouts"), QStringLiteral("layoutsDock"), listView_, Qt::LeftDockWidgetArea);
+    auto* ed = dock(QStringLiteral("Mapping"), QStringLiteral("editorDock"), editor_, Qt::LeftDockWidgetArea);
+    auto* det = dock(QStringLiteral("Details"), QStringLiteral("detailsDock"), details_, Qt::RightDockWidgetArea);
+    splitDockWidget(layouts, ed, Qt::Vertical);
+    resizeDocks({layouts, ed}, {180, 420}, Qt::Vertical);
+    resizeDocks({layouts, det}, {400, 250}, Qt::Horizontal);
+}
+
+void MainWindow::connectDocument() {
+    connect(doc_, &DocumentModel::activeChanged, this, &MainWindow::onActiveChanged);
+    connect(doc_, &DocumentModel::documentReset, this, [this] {
+        shownLayout_ = -1;
+        onActiveChanged();
+        updateTitle();
+    });
+    connect(doc_, &DocumentModel::textChanged, this, [this](int i) {
+        if (i != doc_->active()) return;
+        editor_->setText(QString::fromStdString(doc_->layout(i).text));
+        requestEvaluation(false);
+    });
+    connect(doc_, &DocumentModel::viewChanged, this, [this](int i) {
+        if (i != doc_->active()) return;
+        updateViewActions();
+        requestEvaluation(true);
+    });
+    connect(doc_, &DocumentModel::dirtyChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &DocumentModel::filePathChanged, this, &MainWindow::updateTitle);
+    connect(editor_, &MappingEditor::textEdited, this,
+            [this](const QString& t) { doc_->setText(doc_->active(), t, true); });
+    connect(listView_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& ix) {
+                if (ix.isValid()) doc_->setActive(ix.row());
+            });
+    connect(eval_, &LayoutEvaluator::finished, this, &MainWindow::onEvaluated);
+    connect(eval_, &LayoutEvaluator::started, this, [this](quint64, bool async) {
+        if (async) editor_->setBusy(true);
+    });
+    connect(grid_, &GridView::cellHovered, this, [this](int r, int c) {
+        const CellInfo info = grid_->model().info(r, c);
+        details_->setCell(info);
+        statusCell_->setText(info.valid ? QStringLiteral("cell %1   %2").arg(info.logical, info.label)
+                                        : QString());
+    });
+    connect(grid_, &GridView::highlightChanged, this, [this](const Highlight& h) {
+        if (!h.active()) {
+            details_->setHighlight({});
+            return;
+        }
+        int n = 0;
+        const GridModel& m = grid_->model();
+        for (int r = 0; r < m.rows(); ++r)
+            for (int c = 0; c < m.cols(); ++c)
+                n += m.matches(r, c, h);
+        details_->setHighlight(QStringLiteral("%1: %2 cells").arg(m.describe(h)).arg(n));
+    });
+    connect(grid_, &GridView::viewTransformChanged, this, [this] { updateStatus(); });
+}
+
+// ---------------------------------------------------------------- settings
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    const QByteArray geo = s.value(QStringLiteral("window/geometry")).toByteArray();
+    if (!geo.isEmpty())
+        restoreGeometry(geo);
+    else
+        resize(1440, 900);
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kStateVersion);
+    legendAct_->setChecked(s.value(QStringLiteral("view/legend"), true).toBool());
+}
+
+void MainWindow::saveSettings() {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
+    s.setValue(QStringLiteral("view/legend"), legendAct_->isChecked());
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList r = recentFiles();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    r.removeAll(abs);
+    r.prepend(abs);
+    while (r.size() > kMaxRecent)
+        r.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), r);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList r = recentFiles();
+    for (const QString& p : r) {
+        auto* a = recentMenu_->addAction(QFileInfo(p).fileName());
+        a->setToolTip(p);
+        connect(a, &QAction::triggered, this, [this, p] {
+            if (maybeSave()) openFile(p);
+        });
+    }
+    if (!r.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(QStringLiteral("Clear List"), this, [this] {
+            QSettings().remove(QLatin1String(kRecentKey));
+            rebuildRecentMenu();
+        });
+    }
+    recentMenu_->setEnabled(!r.isEmpty());
+}
+
+QString MainWindow::samplesDirectory() {
+    const QByteArray env = qgetenv("TILESCOPE_SAMPLES_DIR");
+    QStringList candidates;
+    if (!env.isEmpty()) candidates << QString::fromLocal8Bit(env);
+    const QString app = QCoreApplication::applicationDirPath();
+    candidates << app + QStringLiteral("/../../samples") << app + QStringLiteral("/../samples")
+               << app + QStringLiteral("/../share/tilescope/samples")
+               << QStringLiteral(TILESCOPE_SOURCE_DIR "/samples");
+    for (const QString& c : candidates)
+        if (QDir(c).exists() && !QDir(c).entryList({QStringLiteral("*.tilescope.json")}).isEmpty())
+            return QDir(c).canonicalPath();
+    return {};
+}
+
+void MainWindow::rebuildSamplesMenu(QMenu* m) {
+    m->clear();
+    const QString dir = samplesDirectory();
+    const QStringList files = dir.isEmpty() ? QStringList()
+                                            : QDir(dir).entryList({QStringLiteral("*.tilescope.json")},
+                                                                  QDir::Files, QDir::Name);
+    for (const QString& f : files) {
+        QString title = f;
+        title.chop(int(QStringLiteral(".tilescope.json").size()));
+        title.replace(QLatin1Char('_'), QLatin1Char(' '));
+        title.replace(QLatin1Char('-'), QLatin1Char(' '));
+        auto* a = m->addAction(title);
+        const QString path = dir + QLatin1Char('/') + f;
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (maybeSave()) openFile(path);
+        });
+    }
+    m->setEnabled(!files.isEmpty());
+}
+
+// ---------------------------------------------------------------- documents
+
+void MainWindow::updateTitle() {
+    setWindowTitle(QStringLiteral("%1[*] — Tilescope").arg(doc_->displayName()));
+    setWindowModified(doc_->isDirty());
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+    lastError_ = text;
+    statusBar()->showMessage(text, 8000);
+    if (QGuiApplication::platformName() == QLatin1String("offscreen") && qEnvironmentVariableIsSet("TILESCOPE_NO_DIALOGS"))
+        return;
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->open();
+}
+
+bool MainWindow::maybeSave() {
+    if (!doc_->isDirty() || !confirmOnClose_) return true;
+    const auto r = QMessageBox::warning(
+        this, QStringLiteral("Unsaved changes"),
+        QStringLiteral("“%1” has unsaved changes. Save them?").arg(doc_->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (r == QMessageBox::Save) return save();
+    if (r == QMessageBox::Discard) {
+        recovery_->clear();
+        return true;
+    }
+    return false;
+}
+
+void MainWindow::newDocument() {
+    if (!maybeSave()) return;
+    doc_->newDocument();
+    recovery_->clear();
+}
+
+void MainWindow::open() {
+    if (!maybeSave()) return;
+    const QString start = doc_->filePath().isEmpty() ? samplesDirectory() : QFileInfo(doc_->filePath()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Open project"), start,
+        QStringLiteral("Tilescope projects (*.tilescope.json *.json);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::openFile(const QString& path) {
+    QString err;
+    if (!doc_->load(path, &err)) {
+        showError(QStringLiteral("Cannot open project"),
+                  QStringLiteral("Tilescope could not open this file; nothing was changed.\n\n%1").arg(err));
+        return false;
+    }
+    recovery_->clear();
+    addRecent(path);
+    statusBar()->showMessage(QStringLiteral("Opened %1").arg(path), 4000);
+    return true;
+}
+
+bool MainWindow::saveFile(const QString& path) {
+    QString err;
+    if (!doc_->save(path, &err)) {
+        showError(QStringLiteral("Cannot save project"), err);
+        return false;
+    }
+    recovery_->clear();
+    addRecent(path);
+    statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 4000);
+    return true;
+}
+
+bool MainWindow::save() {
+    if (doc_->filePath().isEmpty() || doc_->filePath().startsWith(samplesDirectory() + QLatin1Char('/')))
+        return saveAs();
+    return saveFile(doc_->filePath());
+}
+
+bool MainWindow::saveAs() {
+    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save project"),
+                                                doc_->filePath().isEmpty() ? QStringLiteral("untitled.tilescope.json")
+                                                                           : doc_->filePath(),
+                                                QStringLiteral("Tilescope projects (*.tilescope.json)"));
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".tilescope.json");
+    return saveFile(path);
+}
+
+bool MainWindow::recoverFrom(const RecoveryEntry& e) {
+    QFile f(e.file);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    try {
+        const ts::Document d = ts::parseDocument(f.readAll().toStdString(), e.file.toStdString());
+        doc_->replaceDocument(d, e.original, true);
+        RecoveryManager::discard(e);
+        recovery_->autosaveNow();
+        statusBar()->showMessage(QStringLiteral("Recovered unsaved work from %1").arg(e.saved.toString()), 6000);
+        return true;
+    } catch (const std::exception& ex) {
+        showError(QStringLiteral("Cannot recover"), QString::fromUtf8(ex.what()));
+        return false;
+    }
+}
+
+void MainWindow::offerRecovery() {
+    const QList<RecoveryEntry> entries = RecoveryManager::pending();
+    if (entries.isEmpty()) return;
+    const RecoveryEntry& e = entries.first();
+    QMessageBox box(QMessageBox::Question, QStringLiteral("Recover unsaved work?"),
+                    QStringLiteral("Tilescope did not shut down cleanly. Unsaved work of “%1” was "
+                                   "autosaved at %2.\n\nRecover it?")
+                        .arg(e.original.isEmpty() ? QStringLiteral("Untitled") : QFileInfo(e.original).fileName(),
+                             e.saved.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
+                    QMessageBox::NoButton, this);
+    auto* rec = box.addButton(QStringLiteral("Recover"), QMessageBox::AcceptRole);
+    auto* dis = box.addButton(QStringLiteral("Discard"), QMessageBox::DestructiveRole);
+    box.addButton(QStringLiteral("Later"), QMessageBox::RejectRole);
+    box.exec();
+    if (box.clickedButton() == static_cast<QAbstractButton*>(rec))
+        recoverFrom(e);
+    else if (box.clickedButton() == static_cast<QAbstractButton*>(dis))
+        for (const auto& x : entries)
+            RecoveryManager::discard(x);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave()) {
+        e->ignore();
+        return;
+    }
+    saveSettings();
+    if (!doc_->isDirty() || confirmOnClose_) recovery_->clear();
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls() || e->mimeData()->hasText()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QMimeData* m = e->mimeData();
+    if (m->hasUrls()) {
+        for (const QUrl& u : m->urls())
+            if (u.isLocalFile()) {
+                if (maybeSave()) openFile(u.toLocalFile());
+                e->acceptProposedAction();
+                return;
+            }
+    }
+    if (m->hasText()) {
+        // Dropped code becomes the active layout's mapping (undoable).
+        doc_->setText(doc_->active(), m->text().trimmed());
+        e->acceptProposedAction();
+    }
+}
+
+void MainWindow::addLayout() {
+    ts::DocLayout l;
+    l.name = "layout";
+    l.text = "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i % 8 * 4 + j // 4, "
+             "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4)";
+    doc_->addLayout(l);
+}
+
+void MainWindow::copyAsTileLang() {
+    QString code;
+    if (mapping_) {
+        try {
+            code = QString::fromStdString(ts::toTileLangCode(*mapping_));
+        } catch (const std::exception& e) {
+            statusBar()->showMessage(QString::fromUtf8(e.what()), 6000);
+        }
+    }
+    if (code.isEmpty()) code = editor_->text();
+    QApplication::clipboard()->setText(code);
+    statusBar()->showMessage(QStringLiteral("Copied TileLang code to the clipboard"), 3000);
+}
+
+bool MainWindow::exportView(const QString& path, double scale) {
+    if (grid_->model().isEmpty()) {
+        showError(QStringLiteral("Nothing to export"), QStringLiteral("There is no valid layout to export."));
+        return false;
+    }
+    GridRenderer::Style s;
+    s.legendInScene = true;
+    GridRenderer r(grid_->model(), s);
+    r.setHighlight(grid_->highlight());
+    QString err;
+    if (!r.exportFile(path, &err, scale)) {
+        showError(QStringLiteral("Export failed"), err);
+        return false;
+    }
+    statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::exportViewDialog() {
+    QString selected;
+    QString base = QString::fromStdString(doc_->activeLayout() ? doc_->activeLayout()->name : "layout");
+    base.replace(QLatin1Char(' '), QLatin1Char('_'));
+    const QString path = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Export view"), base + QStringLiteral(".png"),
+        QStringLiteral("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf);;Text table (*.txt)"),
+        &selected);
+    if (!path.isEmpty()) exportView(path);
+}
+
+// ---------------------------------------------------------------- evaluation
+
+void MainWindow::setViewMode(ViewMode v) {
+    if (!doc_->activeLayout()) return;
+    ts::ViewSettings s = doc_->activeLayout()->view;
+    s.view = toString(v);
+    doc_->setView(doc_->active(), s);
+}
+
+void MainWindow::setColorMode(ColorMode c) {
+    if (!doc_->activeLayout()) return;
+    ts::ViewSettings s = doc_->activeLayout()->view;
+    s.color = toString(c);
+    doc_->setView(doc_->active(), s);
+}
+
+void MainWindow::updateViewActions() {
+    const ts::DocLayout* l = doc_->activeLayout();
+    if (!l) return;
+    const ViewMode v = viewModeFromString(l->view.view);
+    const ColorMode c = colorModeFromString(l->view.color);
+    for (auto* a : viewGroup_->actions())
+        a->setChecked(a->data().toInt() == int(v));
+    for (auto* a : colorGroup_->actions())
+        a->setChecked(a->data().toInt() == int(c));
+}
+
+void MainWindow::onActiveChanged() {
+    const ts::DocLayout* l = doc_->activeLayout();
+    if (!l) return;
+    const QModelIndex ix = list_->index(doc_->active());
+    if (listView_->currentIndex() != ix) listView_->setCurrentIndex(ix);
+    editor_->setText(QString::fromStdString(l->text));
+    updateViewActions();
+    applyZoom_ = true;
+    requestEvaluation(true);
+}
+
+void MainWindow::requestEvaluation(bool now) {
+    const ts::DocLayout* l = doc_->activeLayout();
+    if (!l) return;
+    const QString text = QString::fromStdString(l->text);
+    const ViewMode v = viewModeFromString(l->view.view);
+    const ColorMode c = colorModeFromString(l->view.color);
+    if (now)
+        eval_->evaluateNow(text, v, c);
+    else
+        eval_->request(text, v, c);
+}
+
+void MainWindow::onEvaluated(const EvalResult& r) {
+    editor_->setBusy(false);
+    const int active = doc_->active();
+    const bool sameLayout = shownLayout_ == active;
+    statusEval_->setText(QStringLiteral("evaluated in %1 ms").arg(r.millis, 0, 'f', r.millis < 1 ? 2 : 1));
+    if (r.ok) {
+        mapping_ = r.mapping;
+        grid_->setMessage({});
+        grid_->setBanner({});
+        grid_->setModel(r.grid, sameLayout && !applyZoom_);
+        if (applyZoom_ && doc_->activeLayout()) grid_->setZoomRelative(doc_->activeLayout()->view.zoom);
+        applyZoom_ = false;
+        shownLayout_ = active;
+        editor_->clearError();
+        QString repr;
+        try {
+            repr = QString::fromStdString(ts::tilelangRepr(*r.mapping));
+        } catch (...) {
+        }
+        details_->setLayoutSummary(r.grid.title(), repr);
+        statusShape_->setText(r.grid.title());
+    } else {
+        editor_->setError(r.column, r.error, r.errorLong);
+        if (r.tooLarge || !sameLayout) {
+            mapping_.reset();
+            grid_->setModel(GridModel());
+            grid_->setBanner({});
+            grid_->setMessage(r.tooLarge ? r.error
+                                         : QStringLiteral("This layout has an error:\n%1").arg(r.error));
+            shownLayout_ = r.tooLarge ? active : -1;
+            details_->setLayoutSummary({}, {});
+        } else {
+            grid_->setBanner(QStringLiteral("The mapping has an error — showing the last valid layout"));
+        }
+    }
+    updateStatus();
+}
+
+void MainWindow::updateStatus() {
+    statusZoom_->setText(QStringLiteral("zoom %1%").arg(int(std::round(grid_->zoomRelative() * 100))));
+}
+
+} // namespace tsw

@@ -1,0 +1,110 @@
+// MainWindow: routes between the document, the evaluator and the panels; owns no layout logic.
+// Central grid view; docks for the layout list, the mapping editor and the details pane (their
+// arrangement persists in QSettings); menus for files, edits, view modes, export and samples.
+#pragma once
+
+#include "evaluator.h"
+#include "gridmodel.h"
+
+#include <QMainWindow>
+#include <memory>
+
+class QActionGroup;
+class QLabel;
+class QListView;
+class QMenu;
+
+namespace tsw {
+
+class DocumentModel;
+class LayoutListModel;
+class GridView;
+class MappingEditor;
+class DetailsPane;
+class RecoveryManager;
+struct RecoveryEntry;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    DocumentModel* document() const { return doc_; }
+    LayoutListModel* layoutList() const { return list_; }
+    LayoutEvaluator* evaluator() const { return eval_; }
+    GridView* gridView() const { return grid_; }
+    MappingEditor* editor() const { return editor_; }
+    DetailsPane* details() const { return details_; }
+    RecoveryManager* recovery() const { return recovery_; }
+    QListView* layoutListView() const { return listView_; }
+
+    // Files. Errors go to a (non-blocking) dialog and lastError(); nothing is changed on error.
+    bool openFile(const QString& path);
+    bool saveFile(const QString& path);
+    bool exportView(const QString& path, double scale = 1.0);
+    bool recoverFrom(const RecoveryEntry& e);
+    void offerRecovery(); // interactive start: asks about files left by crashed sessions
+    QString lastError() const { return lastError_; }
+    // The last successfully evaluated mapping of the active layout (null if none).
+    std::shared_ptr<const ts::Mapping> currentMapping() const { return mapping_; }
+    void setConfirmOnClose(bool on) { confirmOnClose_ = on; }
+
+    static QString samplesDirectory();
+    QStringList recentFiles() const;
+
+public slots:
+    void newDocument();
+    void open();
+    bool save();
+    bool saveAs();
+    void exportViewDialog();
+    void copyAsTileLang();
+    void addLayout();
+    void setViewMode(tsw::ViewMode v);
+    void setColorMode(tsw::ColorMode c);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void connectDocument();
+    void restoreSettings();
+    void saveSettings();
+    bool maybeSave();
+    void showError(const QString& title, const QString& text);
+    void onActiveChanged();
+    void onEvaluated(const EvalResult& r);
+    void requestEvaluation(bool now);
+    void updateTitle();
+    void updateViewActions();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void rebuildSamplesMenu(QMenu* m);
+    void updateStatus();
+
+    DocumentModel* doc_;
+    LayoutListModel* list_;
+    LayoutEvaluator* eval_;
+    RecoveryManager* recovery_;
+    GridView* grid_;
+    MappingEditor* editor_;
+    DetailsPane* details_;
+    QListView* listView_;
+    QLabel *statusShape_, *statusEval_, *statusZoom_, *statusCell_;
+    QActionGroup *viewGroup_, *colorGroup_;
+    QMenu *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
+    QAction *undoAct_, *redoAct_, *legendAct_;
+    std::shared_ptr<const ts::Mapping> mapping_;
+    int shownLayout_ = -1; // layout index the grid shows (for keep-view decisions)
+    bool applyZoom_ = false;
+    bool confirmOnClose_ = true;
+    QString lastError_;
+    QByteArray defaultState_;
+};
+
+} // namespace tsw

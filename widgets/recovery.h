@@ -1,0 +1,46 @@
+// Autosave and crash recovery. While the document is dirty, its JSON is written every few
+// seconds to <recovery dir>/<session>.tilescope.json (+ .meta.json naming the original file).
+// A clean save, or closing without keeping changes, removes it. On the next start, files left by
+// sessions that are no longer running are offered for recovery.
+// The directory is $TILESCOPE_RECOVERY_DIR, else <AppLocalDataLocation>/recovery.
+#pragma once
+
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace tsw {
+
+class DocumentModel;
+
+struct RecoveryEntry {
+    QString file;     // the autosaved project
+    QString original; // the file it was edited from ("" = untitled)
+    QDateTime saved;
+};
+
+class RecoveryManager : public QObject {
+    Q_OBJECT
+public:
+    RecoveryManager(DocumentModel* doc, QObject* parent = nullptr);
+    ~RecoveryManager() override;
+
+    static QString directory();
+    // Recovery files of sessions that are not running any more (newest first).
+    static QList<RecoveryEntry> pending();
+    static void discard(const RecoveryEntry& e);
+
+    void setIntervalMs(int ms) { timer_.setInterval(ms); }
+    QString recoveryFile() const { return file_; }
+    bool autosaveNow(); // writes if dirty; returns whether a file was written
+    void clear();       // removes this session's recovery file
+
+private:
+    DocumentModel* doc_;
+    QTimer timer_;
+    QString file_;
+    QByteArray lastWritten_;
+};
+
+} // namespace tsw
