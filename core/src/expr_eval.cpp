@@ -3,8 +3,8 @@
 #include "tilescope/errors.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
-#include <memory>
 
 namespace ts {
 
@@ -23,11 +23,10 @@ struct Key {
 struct Compiler {
     std::map<std::string, int> varReg;
     std::map<Key, int> cse;
-    std::vector<std::pair<Op, std::int64_t>>* dummy = nullptr;
     int next = 0;
     std::vector<std::tuple<Op, bool, int, int, int, std::int64_t>> code;
 
-    // Returns a register, or sets isConst/value when the subtree is a constant.
+    // Returns a register, or sets isC/value when the subtree is a constant.
     int emit(const Expr& e, bool& isC, std::int64_t& value) {
         isC = false;
         switch (e->op) {
@@ -86,9 +85,74 @@ struct Compiler {
     }
 };
 
-template <class F>
-inline void loop(std::int64_t* d, const std::int64_t* a, const std::int64_t* b, std::int64_t imm,
-                 bool useImm, std::size_t n, F f) {
+// Interval of every register, saturating; used only to pick the 32-bit path.
+struct Range {
+    __int128 lo, hi;
+};
+
+Range rangeOf(Op op, Range a, Range b, bool imm, std::int64_t k) {
+    if (imm) b = {k, k};
+    auto nonneg = [](Range r) { return r.lo >= 0; };
+    auto pow2Above = [](__int128 v) {
+        __int128 p = 1;
+        while (p <= v && p < (__int128(1) << 100))
+            p <<= 1;
+        return p;
+    };
+    const Range wide{-(__int128(1) << 100), __int128(1) << 100};
+    switch (op) {
+    case Op::Add:
+        return {a.lo + b.lo, a.hi + b.hi};
+    case Op::Sub:
+        return {a.lo - b.hi, a.hi - b.lo};
+    case Op::Mul: {
+        if (a.hi - a.lo > (__int128(1) << 62) || b.hi - b.lo > (__int128(1) << 62)) return wide;
+        __int128 c[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+        return {*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+    }
+    case Op::FloorDiv:
+    case Op::TruncDiv:
+        if (b.lo > 0 && nonneg(a)) return {a.lo / b.hi, a.hi / b.lo};
+        if (b.lo > 0) return {-(-a.lo + b.lo - 1) / b.lo - 1, a.hi / b.lo + 1};
+        return wide;
+    case Op::FloorMod:
+    case Op::TruncMod:
+        if (b.lo > 0 && nonneg(a) && a.hi < b.lo) return a;
+        if (b.lo > 0) return {op == Op::FloorMod ? 0 : -(b.hi - 1), b.hi - 1};
+        return wide;
+    case Op::BitXor:
+    case Op::BitOr:
+        if (nonneg(a) && nonneg(b)) return {0, pow2Above(std::max(a.hi, b.hi)) - 1};
+        return wide;
+    case Op::BitAnd:
+        if (nonneg(a) && nonneg(b)) return {0, std::min(a.hi, b.hi)};
+        if (nonneg(a)) return {0, a.hi};
+        if (nonneg(b)) return {0, b.hi};
+        return wide;
+    case Op::Shl:
+        if (b.lo >= 0 && b.hi <= 62)
+            return {a.lo < 0 ? a.lo << b.hi : a.lo << b.lo, a.hi < 0 ? a.hi << b.lo : a.hi << b.hi};
+        return wide;
+    case Op::Shr:
+        if (b.lo >= 0 && b.hi <= 62)
+            return {a.lo < 0 ? a.lo : a.lo >> b.hi, a.hi < 0 ? a.hi >> b.hi : a.hi >> b.lo};
+        return wide;
+    case Op::Min:
+        return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+    case Op::Max:
+        return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
+    case Op::Neg:
+        return {-a.hi, -a.lo};
+    case Op::Const:
+        return {k, k};
+    default:
+        return wide;
+    }
+}
+
+template <class T, class F>
+inline void loop(T* __restrict d, const T* __restrict a, const T* __restrict b, T imm, bool useImm,
+                 std::size_t n, F f) {
     if (useImm)
         for (std::size_t p = 0; p < n; ++p)
             d[p] = f(a[p], imm);
@@ -99,7 +163,11 @@ inline void loop(std::int64_t* d, const std::int64_t* a, const std::int64_t* b, 
 
 } // namespace
 
-Program::Program(const std::vector<Expr>& outputs, const std::vector<std::string>& vars) {
+Program::Program(const std::vector<Expr>& outputs, const std::vector<std::string>& vars)
+    : Program(outputs, vars, {}) {}
+
+Program::Program(const std::vector<Expr>& outputs, const std::vector<std::string>& vars,
+                 const std::vector<std::int64_t>& extents) {
     Compiler c;
     for (std::size_t k = 0; k < vars.size(); ++k)
         c.varReg[vars[k]] = static_cast<int>(k);
@@ -124,25 +192,72 @@ Program::Program(const std::vector<Expr>& outputs, const std::vector<std::string
     for (auto& [op, imm, dst, a, b, v] : c.code)
         code_.push_back(Instr{op, imm, dst, a, b, v});
     regCount_ = c.next;
+
+    if (extents.size() == vars.size()) {
+        // Every register (and every immediate) must fit in int32 for the narrow path.
+        std::vector<Range> r(static_cast<std::size_t>(regCount_));
+        for (std::size_t k = 0; k < vars.size(); ++k)
+            r[k] = {0, std::max<std::int64_t>(extents[k], 1) - 1};
+        constexpr __int128 lo32 = std::numeric_limits<std::int32_t>::min();
+        constexpr __int128 hi32 = std::numeric_limits<std::int32_t>::max();
+        bool fits = true;
+        for (std::int64_t k : outputConst_)
+            fits = fits && k >= lo32 && k <= hi32;
+        for (const Instr& in : code_) {
+            Range a = in.a >= 0 ? r[in.a] : Range{in.imm, in.imm};
+            Range b = (!in.immediate && in.b >= 0) ? r[in.b] : Range{in.imm, in.imm};
+            r[in.dst] = rangeOf(in.op, a, b, in.immediate, in.imm);
+            if (in.op == Op::Shl || in.op == Op::Shr)
+                fits = fits && (in.immediate ? in.imm : b.hi) <= 30;
+            fits = fits && r[in.dst].lo >= lo32 && r[in.dst].hi <= hi32 && in.imm >= lo32 &&
+                   in.imm <= hi32;
+        }
+        for (std::size_t k = 0; k < vars.size(); ++k)
+            fits = fits && r[k].hi <= hi32;
+        narrow_ = fits;
+    }
 }
 
 bool Program::run(std::span<const std::int64_t* const> inputs,
                   std::span<std::int64_t* const> outputs, std::size_t n, std::size_t& failedPoint,
                   std::string& message) const {
-    using U = std::uint64_t;
-    // Registers: variables point at the caller's arrays; temporaries live in one scratch block.
-    std::vector<const std::int64_t*> reg(regCount_);
-    for (int v = 0; v < varCount_; ++v)
-        reg[v] = inputs[v];
-    const std::size_t chunk = std::max<std::size_t>(n, 1);
-    std::unique_ptr<std::int64_t[]> scratch(
-        new std::int64_t[static_cast<std::size_t>(regCount_ - varCount_) * chunk]);
-    auto tmp = [&](int r) {
-        return scratch.get() + static_cast<std::size_t>(r - varCount_) * chunk;
-    };
+    return narrow_ ? run32(inputs, outputs, n, failedPoint, message)
+                   : run64(inputs, outputs, n, failedPoint, message);
+}
 
-    auto fail = [&](const std::int64_t* values, std::size_t count, auto bad, const char* what) {
-        for (std::size_t p = 0; p < count; ++p)
+// Function multiversioning: an AVX2 build of the batch loops where the CPU has it, baseline
+// x86-64 otherwise; exec<T> is force-inlined into each clone.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
+    !defined(__SANITIZE_ADDRESS__)
+#define TS_CLONES __attribute__((target_clones("avx2", "default")))
+#define TS_INLINE __attribute__((always_inline)) inline
+#else
+#define TS_CLONES
+#define TS_INLINE inline
+#endif
+
+template <class T>
+TS_INLINE bool Program::exec(std::span<const std::int64_t* const> inputs,
+                             std::span<std::int64_t* const> outputs, std::size_t n,
+                             std::size_t& failedPoint, std::string& message) const {
+    using U = std::make_unsigned_t<T>;
+    const std::size_t chunk = std::max<std::size_t>(n, 1);
+    // Reused across calls: a fresh large block per batch costs page faults on every run.
+    thread_local std::vector<T> scratch;
+    const std::size_t need = static_cast<std::size_t>(regCount_) * chunk;
+    if (scratch.size() < need) scratch.resize(need);
+    auto regPtr = [&](int r) { return scratch.data() + static_cast<std::size_t>(r) * chunk; };
+    std::vector<const T*> reg(static_cast<std::size_t>(regCount_));
+    for (int v = 0; v < varCount_; ++v) {
+        T* d = regPtr(v);
+        const std::int64_t* s = inputs[static_cast<std::size_t>(v)];
+        for (std::size_t p = 0; p < n; ++p)
+            d[p] = static_cast<T>(s[p]);
+        reg[static_cast<std::size_t>(v)] = d;
+    }
+
+    auto fail = [&](const T* values, auto bad, const char* what) {
+        for (std::size_t p = 0; p < n; ++p)
             if (bad(values[p])) {
                 failedPoint = p;
                 message = what;
@@ -152,10 +267,10 @@ bool Program::run(std::span<const std::int64_t* const> inputs,
     };
 
     for (const Instr& in : code_) {
-        std::int64_t* d = tmp(in.dst);
-        const std::int64_t* a = in.a >= 0 ? reg[in.a] : nullptr;
-        const std::int64_t* b = (!in.immediate && in.b >= 0) ? reg[in.b] : nullptr;
-        const std::int64_t k = in.imm;
+        T* d = regPtr(in.dst);
+        const T* a = in.a >= 0 ? reg[in.a] : nullptr;
+        const T* b = (!in.immediate && in.b >= 0) ? reg[in.b] : nullptr;
+        const T k = static_cast<T>(in.imm);
         const bool im = in.immediate;
         switch (in.op) {
         case Op::Const:
@@ -163,91 +278,95 @@ bool Program::run(std::span<const std::int64_t* const> inputs,
             break;
         case Op::Neg:
             for (std::size_t p = 0; p < n; ++p)
-                d[p] = static_cast<std::int64_t>(0 - U(a[p]));
+                d[p] = static_cast<T>(U(0) - U(a[p]));
             break;
         case Op::Add:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) {
-                return static_cast<std::int64_t>(U(x) + U(y));
-            });
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(U(x) + U(y)); });
             break;
         case Op::Sub:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) {
-                return static_cast<std::int64_t>(U(x) - U(y));
-            });
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(U(x) - U(y)); });
             break;
         case Op::Mul:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) {
-                return static_cast<std::int64_t>(U(x) * U(y));
-            });
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(U(x) * U(y)); });
             break;
         case Op::FloorDiv:
         case Op::FloorMod:
         case Op::TruncDiv:
         case Op::TruncMod: {
             const bool isDiv = in.op == Op::FloorDiv || in.op == Op::TruncDiv;
+            const bool floor = in.op == Op::FloorDiv || in.op == Op::FloorMod;
             if (im) {
                 if (k == 0) {
                     failedPoint = 0;
                     message = isDiv ? "division by zero" : "modulo by zero";
                     return false;
                 }
-                if (k > 0 && (in.op == Op::FloorDiv || in.op == Op::FloorMod)) {
-                    // The common case: positive constant divisor; branch-free floor semantics.
-                    if (in.op == Op::FloorDiv)
+                if (k > 0 && (k & (k - 1)) == 0 && floor) {
+                    // Arithmetic shift and mask are exactly floor division and modulo by 2^s.
+                    if (isDiv) {
+                        const int sh = __builtin_ctzll(static_cast<unsigned long long>(k));
+                        for (std::size_t p = 0; p < n; ++p)
+                            d[p] = static_cast<T>(a[p] >> sh);
+                    } else {
+                        const T mask = k - 1;
+                        for (std::size_t p = 0; p < n; ++p)
+                            d[p] = a[p] & mask;
+                    }
+                    break;
+                }
+                if (k > 0 && floor) {
+                    if (isDiv)
                         for (std::size_t p = 0; p < n; ++p) {
-                            std::int64_t q = a[p] / k;
-                            d[p] = q - ((a[p] % k) < 0);
+                            T q = a[p] / k;
+                            d[p] = static_cast<T>(q - ((a[p] % k) < 0));
                         }
                     else
                         for (std::size_t p = 0; p < n; ++p) {
-                            std::int64_t m = a[p] % k;
-                            d[p] = m + (m < 0 ? k : 0);
+                            T m = a[p] % k;
+                            d[p] = static_cast<T>(m + (m < 0 ? k : 0));
                         }
                     break;
                 }
                 for (std::size_t p = 0; p < n; ++p)
-                    d[p] = applyBinary(in.op, a[p], k);
+                    d[p] = static_cast<T>(applyBinary(in.op, a[p], k));
                 break;
             }
             if (fail(
-                    b, n, [](std::int64_t y) { return y == 0; },
-                    isDiv ? "division by zero" : "modulo by zero"))
+                    b, [](T y) { return y == 0; }, isDiv ? "division by zero" : "modulo by zero"))
                 return false;
             for (std::size_t p = 0; p < n; ++p)
-                d[p] = applyBinary(in.op, a[p], b[p]);
+                d[p] = static_cast<T>(applyBinary(in.op, a[p], b[p]));
             break;
         }
         case Op::BitXor:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) { return x ^ y; });
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x ^ y); });
             break;
         case Op::BitAnd:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) { return x & y; });
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x & y); });
             break;
         case Op::BitOr:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) { return x | y; });
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x | y); });
             break;
         case Op::Shl:
         case Op::Shr: {
             if (im ? (k < 0 || k > 62)
                    : fail(
-                         b, n, [](std::int64_t y) { return y < 0 || y > 62; }, "")) {
+                         b, [](T y) { return y < 0 || y > 62; }, "")) {
                 if (im) failedPoint = 0;
                 message = "shift count out of range 0..62";
                 return false;
             }
             if (in.op == Op::Shl)
-                loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) {
-                    return static_cast<std::int64_t>(U(x) << y);
-                });
+                loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(U(x) << y); });
             else
-                loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) { return x >> y; });
+                loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x >> y); });
             break;
         }
         case Op::Min:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) { return std::min(x, y); });
+            loop(d, a, b, k, im, n, [](T x, T y) { return std::min(x, y); });
             break;
         case Op::Max:
-            loop(d, a, b, k, im, n, [](std::int64_t x, std::int64_t y) { return std::max(x, y); });
+            loop(d, a, b, k, im, n, [](T x, T y) { return std::max(x, y); });
             break;
         case Op::Var:
             break;
@@ -256,12 +375,28 @@ bool Program::run(std::span<const std::int64_t* const> inputs,
     }
     for (std::size_t o = 0; o < outputs_.size(); ++o) {
         int r = outputs_[o];
-        if (r < 0)
+        if (r < 0) {
             std::fill(outputs[o], outputs[o] + n, outputConst_[static_cast<std::size_t>(-1 - r)]);
-        else
-            std::copy(reg[r], reg[r] + n, outputs[o]);
+        } else {
+            const T* s = reg[r];
+            std::int64_t* dst = outputs[o];
+            for (std::size_t p = 0; p < n; ++p)
+                dst[p] = s[p];
+        }
     }
     return true;
+}
+
+TS_CLONES bool Program::run32(std::span<const std::int64_t* const> inputs,
+                              std::span<std::int64_t* const> outputs, std::size_t n,
+                              std::size_t& failedPoint, std::string& message) const {
+    return exec<std::int32_t>(inputs, outputs, n, failedPoint, message);
+}
+
+TS_CLONES bool Program::run64(std::span<const std::int64_t* const> inputs,
+                              std::span<std::int64_t* const> outputs, std::size_t n,
+                              std::size_t& failedPoint, std::string& message) const {
+    return exec<std::int64_t>(inputs, outputs, n, failedPoint, message);
 }
 
 } // namespace ts

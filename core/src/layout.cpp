@@ -59,15 +59,29 @@ void checkStored(std::int64_t cells, std::size_t perCell) {
 
 Shape extentsOf(const std::vector<std::int64_t>& values, std::size_t rank, const char* what) {
     Shape ext(rank, 0);
-    for (std::size_t p = 0; p < values.size(); ++p) {
-        std::int64_t v = values[p];
-        std::size_t k = p % rank;
-        if (v < 0) {
-            auto cell = p / rank;
-            throw EvalError(std::string(what) + " " + std::to_string(k) + " is negative (" +
-                            std::to_string(v) + ") at flat cell " + std::to_string(cell));
+    const std::size_t cells = rank ? values.size() / rank : 0;
+    for (std::size_t k = 0; k < rank; ++k) {
+        std::int64_t lo = 0, hi = -1;
+        if (rank == 1) {
+            for (std::int64_t v : values) {
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        } else {
+            for (std::size_t c = 0; c < cells; ++c) {
+                const std::int64_t v = values[c * rank + k];
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
         }
-        ext[k] = std::max(ext[k], v + 1);
+        if (lo < 0) {
+            for (std::size_t c = 0; c < cells; ++c)
+                if (values[c * rank + k] < 0)
+                    throw EvalError(std::string(what) + " " + std::to_string(k) + " is negative (" +
+                                    std::to_string(values[c * rank + k]) + ") at flat cell " +
+                                    std::to_string(c));
+        }
+        ext[k] = hi + 1;
     }
     return ext;
 }
@@ -296,20 +310,34 @@ FragmentTable Fragment::evaluate() const {
     t.localRank = index_.size();
     const std::int64_t cells = cellCount(input_);
     checkStored(cells, static_cast<std::size_t>(replicate_) + t.localRank);
-    t.threads.resize(static_cast<std::size_t>(cells * replicate_));
-    t.local.resize(static_cast<std::size_t>(cells) * t.localRank);
     const std::size_t L = t.localRank;
-    forEachBatch(input_, index_, 0, [&](std::int64_t first, std::size_t n, const auto& outs) {
-        std::int64_t* dst = t.local.data() + first * static_cast<std::int64_t>(L);
-        for (std::size_t p = 0; p < n; ++p)
-            for (std::size_t k = 0; k < L; ++k)
-                dst[p * L + k] = outs[k][p];
-    });
     const std::int64_t R = replicate_;
-    for (std::int64_t r = 0; r < R; ++r)
+    t.threads.reserve(static_cast<std::size_t>(cells * R));
+    t.local.reserve(static_cast<std::size_t>(cells) * L);
+    if (R > 1) t.threads.resize(static_cast<std::size_t>(cells * R));
+    // Replica 0 evaluates index and thread in one pass (shared subterms compile once).
+    std::vector<Expr> first = index_;
+    first.push_back(thread_);
+    forEachBatch(input_, first, 0, [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
+        if (L == 1) {
+            t.local.insert(t.local.end(), outs[0], outs[0] + n);
+        } else {
+            for (std::size_t p = 0; p < n; ++p)
+                for (std::size_t k = 0; k < L; ++k)
+                    t.local.push_back(outs[k][p]);
+        }
+        if (R == 1) {
+            t.threads.insert(t.threads.end(), outs[L], outs[L] + n);
+        } else {
+            std::int64_t* dst = t.threads.data() + firstCell * R;
+            for (std::size_t p = 0; p < n; ++p)
+                dst[static_cast<std::int64_t>(p) * R] = outs[L][p];
+        }
+    });
+    for (std::int64_t r = 1; r < R; ++r)
         forEachBatch(input_, {thread_}, r,
-                     [&](std::int64_t first, std::size_t n, const auto& outs) {
-                         std::int64_t* dst = t.threads.data() + first * R + r;
+                     [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
+                         std::int64_t* dst = t.threads.data() + firstCell * R + r;
                          for (std::size_t p = 0; p < n; ++p)
                              dst[static_cast<std::int64_t>(p) * R] = outs[0][p];
                      });

@@ -26,8 +26,10 @@ void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64
                   const std::function<void(std::int64_t, std::size_t,
                                            const std::vector<const std::int64_t*>&)>& sink) {
     const std::size_t rank = shape.size();
-    Program prog(exprs, placeholders(rank, true));
     const std::int64_t total = cellCount(shape);
+    Shape extents = shape;
+    extents.push_back(rep + 1);
+    Program prog(exprs, placeholders(rank, true), extents);
     const std::size_t B = Program::kBatch;
 
     std::vector<std::vector<std::int64_t>> in(rank + 1, std::vector<std::int64_t>(B));
@@ -44,13 +46,24 @@ void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64
     std::vector<std::int64_t> coord(rank, 0);
     for (std::int64_t first = 0; first < total; first += static_cast<std::int64_t>(B)) {
         const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(B, total - first));
-        // Odometer over the row-major coordinates of this batch.
-        for (std::size_t p = 0; p < n; ++p) {
-            for (std::size_t k = 0; k < rank; ++k)
-                in[k][p] = coord[k];
+        // Odometer over the row-major coordinates; the last dimension runs in straight spans.
+        for (std::size_t p = 0; p < n;) {
+            const std::int64_t last = rank ? shape[rank - 1] : 1;
+            const std::int64_t start = rank ? coord[rank - 1] : 0;
+            const std::size_t span = static_cast<std::size_t>(
+                std::min<std::int64_t>(last - start, static_cast<std::int64_t>(n - p)));
+            for (std::size_t k = 0; k + 1 < rank; ++k)
+                std::fill_n(in[k].data() + p, span, coord[k]);
+            if (rank)
+                for (std::size_t q = 0; q < span; ++q)
+                    in[rank - 1][p + q] = start + static_cast<std::int64_t>(q);
+            p += span;
+            if (!rank) break;
+            coord[rank - 1] += static_cast<std::int64_t>(span);
             for (std::size_t k = rank; k-- > 0;) {
-                if (++coord[k] < shape[k]) break;
+                if (coord[k] < shape[k]) break;
                 coord[k] = 0;
+                if (k) ++coord[k - 1];
             }
         }
         std::size_t bad = 0;

@@ -19,6 +19,11 @@ public:
     // `vars` are the input variable names in the order their arrays are passed to run().
     // Throws InputError naming an unknown variable.
     Program(const std::vector<Expr>& outputs, const std::vector<std::string>& vars);
+    // With variable ranges [0, extent): when interval analysis proves every intermediate value
+    // fits in 32 bits, run() uses a 32-bit path that vectorizes (AVX2 where available).
+    Program(const std::vector<Expr>& outputs, const std::vector<std::string>& vars,
+            const std::vector<std::int64_t>& extents);
+    bool narrow() const { return narrow_; }
 
     std::size_t outputCount() const { return outputs_.size(); }
     std::size_t instructionCount() const { return code_.size(); }
@@ -42,6 +47,14 @@ private:
     std::vector<int> outputs_; // register holding each output (or -1 - constIndex)
     std::vector<std::int64_t> outputConst_;
     int varCount_ = 0;
+    bool narrow_ = false;
+    bool run32(std::span<const std::int64_t* const> inputs, std::span<std::int64_t* const> outputs,
+               std::size_t n, std::size_t& failedPoint, std::string& message) const;
+    bool run64(std::span<const std::int64_t* const> inputs, std::span<std::int64_t* const> outputs,
+               std::size_t n, std::size_t& failedPoint, std::string& message) const;
+    template <class T>
+    bool exec(std::span<const std::int64_t* const> inputs, std::span<std::int64_t* const> outputs,
+              std::size_t n, std::size_t& failedPoint, std::string& message) const;
     int regCount_ = 0;
 };
 
