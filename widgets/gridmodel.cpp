@@ -138,8 +138,8 @@ ColorMode colorModeFromString(const std::string& s) {
     if (s == "replica") return ColorMode::Replica;
     return ColorMode::Thread;
 }
-std::string toString(ViewMode v) { return v == ViewMode::Output ? "output" : "input"; }
-std::string toString(ColorMode c) {
+std::string viewModeName(ViewMode v) { return v == ViewMode::Output ? "output" : "input"; }
+std::string colorModeName(ColorMode c) {
     switch (c) {
     case ColorMode::Warp: return "warp";
     case ColorMode::Slot: return "slot";

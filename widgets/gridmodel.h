@@ -26,8 +26,8 @@ enum class ColorMode { Thread, Warp, Slot, Replica };
 
 ViewMode viewModeFromString(const std::string& s);
 ColorMode colorModeFromString(const std::string& s);
-std::string toString(ViewMode v);
-std::string toString(ColorMode c);
+std::string viewModeName(ViewMode v);
+std::string colorModeName(ColorMode c);
 
 // Grids with more cells than this are refused with a clear message (the core still evaluates).
 inline constexpr std::int64_t kMaxDrawCells = std::int64_t{1} << 22; // 2048 x 2048

@@ -305,7 +305,7 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     // Labels, only where legible.
     const int lines = model_.labelLines();
     const double cell = style_.cell;
-    double f[2];
+    double f[2] = {0, 0};
     for (int l = 0; l < lines; ++l) {
         const double byWidth = cell * 0.86 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
         f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.34), byWidth) * scale_;

@@ -617,14 +617,14 @@ void MainWindow::exportViewDialog() {
 void MainWindow::setViewMode(ViewMode v) {
     if (!doc_->activeLayout()) return;
     ts::ViewSettings s = doc_->activeLayout()->view;
-    s.view = toString(v);
+    s.view = viewModeName(v);
     doc_->setView(doc_->active(), s);
 }
 
 void MainWindow::setColorMode(ColorMode c) {
     if (!doc_->activeLayout()) return;
     ts::ViewSettings s = doc_->activeLayout()->view;
-    s.color = toString(c);
+    s.color = colorModeName(c);
     doc_->setView(doc_->active(), s);
 }
 

@@ -1,0 +1,225 @@
+// QtTest for the inference-trace viewer (offscreen): real TileLang logs, the conflict diff with
+// synchronised views, open-in-editor, live follow of a growing file, a child process with cancel.
+#include "trace_viewer.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QListView>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+using namespace tsw;
+using ts::dump::EventKind;
+
+namespace {
+QString logPath(const char* name) {
+    return QStringLiteral(TILESCOPE_SOURCE_DIR "/tests/data/logs/") + QLatin1String(name);
+}
+QString outDir() {
+    QString d = qEnvironmentVariable("TILESCOPE_TEST_OUT");
+    if (d.isEmpty()) d = QDir::tempPath() + QStringLiteral("/tilescope-test-out");
+    QDir().mkpath(d);
+    return d;
+}
+bool waitFinished(TraceViewer& v, int ms = 20000) {
+    QSignalSpy spy(&v, &TraceViewer::importFinished);
+    if (!v.busy()) return true;
+    return spy.wait(ms);
+}
+} // namespace
+
+class TestTraceViewer : public QObject {
+    Q_OBJECT
+private slots:
+    void listsEventsOfARealLog();
+    void conflictShowsAlignedDiff();
+    void parallelConflictCounts();
+    void openInEditorGivesMappingText();
+    void followsAGrowingFile();
+    void runsAChildProcessAndCancels();
+    void bigLogDoesNotBlockTheUi();
+    void screenshotOfConflict();
+};
+
+void TestTraceViewer::listsEventsOfARealLog() {
+    TraceViewer v;
+    v.resize(1200, 700);
+    v.openLog(logPath("flash_attn_fwd.log"));
+    QVERIFY(waitFinished(v));
+    QCOMPARE(v.model()->eventCount(), 8);
+    QCOMPARE(v.model()->rowCount(), 8);
+    // The first event is selected and shown as a grid.
+    QCOMPARE(v.pages()->currentIndex(), 1);
+    QCOMPARE(v.singleView()->model().rows(), 64);
+    QVERIFY(v.currentMappingText().startsWith(QStringLiteral("T.Fragment([64, 64]")));
+    QVERIFY(
+        v.model()->data(v.model()->index(3), Qt::DisplayRole).toString().contains("scores_max"));
+    QVERIFY(v.statusText().contains(QStringLiteral("8 events")));
+}
+
+void TestTraceViewer::conflictShowsAlignedDiff() {
+    TraceViewer v;
+    v.resize(1400, 800);
+    v.show();
+    v.openLog(logPath("conflict_gemm_transpose_A.log"));
+    QVERIFY(waitFinished(v));
+    // Repeats hidden: one conflict + one error.
+    QCOMPARE(v.model()->rowCount(), 2);
+    QCOMPARE(v.model()->eventCount(), 3);
+    QCOMPARE(v.pages()->currentIndex(), 2); // the conflict was auto-selected
+    ComparisonView* c = v.comparison();
+    QVERIFY(c->diff().has_value());
+    QCOMPARE(c->diff()->counts.cells, 4096);
+    QVERIFY(c->countsText().contains(QStringLiteral("thread")));
+    QVERIFY(c->summaryText().contains(QStringLiteral("transposed")));
+    QCOMPARE(v.currentLayoutName(0), QStringLiteral("A_frag_current"));
+    QCOMPARE(v.currentLayoutName(1), QStringLiteral("A_frag_previous"));
+    QCoreApplication::processEvents();
+    // Synchronised zoom/pan.
+    c->left()->zoomBy(2.0, QPointF(100, 100));
+    QCOMPARE(c->right()->scale(), c->left()->scale());
+    QCOMPARE(c->right()->pan(), c->left()->pan());
+    c->right()->zoomBy(0.5, QPointF(50, 50));
+    QCOMPARE(c->left()->scale(), c->right()->scale());
+    // Synchronised hover.
+    QSignalSpy hov(c->left(), &GridView::cellHovered);
+    emit c->left()->cellHovered(3, 5);
+    QCOMPARE(c->right()->hoveredCell(), std::optional<QPoint>(QPoint(5, 3)));
+    // Showing repeats lists the second occurrence too.
+    v.model()->setHideRepeats(false);
+    QCOMPARE(v.model()->rowCount(), 3);
+}
+
+void TestTraceViewer::parallelConflictCounts() {
+    TraceViewer v;
+    v.openLog(logPath("conflict_parallel_cast.log"));
+    QVERIFY(waitFinished(v));
+    int idx = v.findEvent(EventKind::ParallelConflict);
+    QVERIFY(idx >= 0);
+    QVERIFY(v.selectEvent(std::size_t(idx)));
+    QCOMPARE(v.pages()->currentIndex(), 2);
+    const auto& d = *v.comparison()->diff();
+    QCOMPARE(d.counts.replica, 512);
+    QVERIFY(v.comparison()->summaryText().contains(QStringLiteral("replicated vs not")));
+    // The error event shows as a message.
+    int err = v.findEvent(EventKind::Error);
+    QVERIFY(v.selectEvent(std::size_t(err)));
+    QCOMPARE(v.pages()->currentIndex(), 3);
+}
+
+void TestTraceViewer::openInEditorGivesMappingText() {
+    TraceViewer v;
+    v.openLog(logPath("conflict_parallel_cast.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ParallelConflict))));
+    QSignalSpy spy(&v, &TraceViewer::openInEditor);
+    for (auto* b : v.comparison()->findChildren<QPushButton*>())
+        if (b->text().contains(QStringLiteral("Editor"))) b->click();
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("acc_s_loop"));
+    QVERIFY(spy.at(1).at(1).toString().startsWith(QStringLiteral("T.Fragment([16, 32]")));
+}
+
+void TestTraceViewer::followsAGrowingFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("grow.log"));
+    QFile src(logPath("softmax_rows.log"));
+    QVERIFY(src.open(QIODevice::ReadOnly));
+    const QByteArray all = src.readAll();
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(all.left(all.indexOf("row_sum")));
+    f.flush();
+    TraceViewer v;
+    v.openLog(path, true);
+    QTRY_COMPARE_WITH_TIMEOUT(v.model()->eventCount(), 1, 5000);
+    QVERIFY(v.busy());
+    f.write(all.mid(all.indexOf("row_sum")));
+    f.flush();
+    QTRY_COMPARE_WITH_TIMEOUT(v.model()->eventCount(), 3, 5000);
+    QVERIFY(v.statusText().contains(QStringLiteral("following")));
+    v.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!v.busy(), 5000);
+}
+
+void TestTraceViewer::runsAChildProcessAndCancels() {
+    TraceViewer v;
+    // A child that prints a real log (argument list, no shell).
+    v.importer()->runProcess(QStringLiteral("/bin/cat"), {logPath("elementwise_add.log")});
+    QVERIFY(waitFinished(v));
+    QCOMPARE(v.model()->eventCount(), 3);
+    // A child that never ends: cancel kills it.
+    QSignalSpy fin(&v, &TraceViewer::importFinished);
+    v.importer()->runProcess(QStringLiteral("/bin/sleep"), {QStringLiteral("60")});
+    QTest::qWait(200);
+    QVERIFY(v.busy());
+    QElapsedTimer t;
+    t.start();
+    v.cancel();
+    QVERIFY(fin.wait(5000));
+    QCOMPARE(fin.at(0).at(0).toBool(), true);
+    QVERIFY(t.elapsed() < 5000);
+    // A program that does not exist is an error, not a crash.
+    QSignalSpy fin2(&v, &TraceViewer::importFinished);
+    v.importer()->runProcess(QStringLiteral("/nonexistent/python"), {});
+    QVERIFY(fin2.wait(5000));
+    QVERIFY(fin2.at(0).at(1).toString().contains(QStringLiteral("cannot start")));
+}
+
+void TestTraceViewer::bigLogDoesNotBlockTheUi() {
+    // ~20 MB made of real log text; the UI thread keeps handling timers while it imports.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.log"));
+    QFile src(logPath("flash_attn_fwd.log"));
+    QVERIFY(src.open(QIODevice::ReadOnly));
+    const QByteArray one = src.readAll();
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    for (qint64 n = 0; n < (20 << 20); n += one.size())
+        f.write(one);
+    f.close();
+    TraceViewer v;
+    int ticks = 0;
+    qint64 worstGap = 0;
+    QElapsedTimer gap;
+    QTimer timer;
+    timer.setInterval(10);
+    QObject::connect(&timer, &QTimer::timeout, [&] {
+        if (gap.isValid()) worstGap = std::max(worstGap, gap.elapsed());
+        gap.restart();
+        ++ticks;
+    });
+    timer.start();
+    QElapsedTimer total;
+    total.start();
+    v.openLog(path);
+    QVERIFY(waitFinished(v, 120000));
+    qInfo("20 MB log: %lld ms, %d events, worst UI gap %lld ms", total.elapsed(),
+          v.model()->eventCount(), worstGap);
+    QVERIFY(v.model()->eventCount() > 100000);
+    QVERIFY(ticks > 3);
+    QVERIFY(worstGap < 1000);
+}
+
+void TestTraceViewer::screenshotOfConflict() {
+    TraceViewer v;
+    v.resize(1500, 760);
+    v.show();
+    v.openLog(logPath("conflict_parallel_cast.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ParallelConflict))));
+    QTest::qWait(100);
+    QImage img = v.grab().toImage();
+    QVERIFY(!img.isNull());
+    QVERIFY(img.save(outDir() + QStringLiteral("/trace-conflict.png")));
+    const QString shot = qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
+    if (!shot.isEmpty()) QVERIFY(img.save(shot + QStringLiteral("/trace-conflict.png")));
+}
+
+QTEST_MAIN(TestTraceViewer)
+#include "test_trace_viewer.moc"

@@ -1,0 +1,708 @@
+#include "trace_viewer.h"
+
+#include "documentmodel.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace tsw {
+
+using ts::dump::Event;
+using ts::dump::EventKind;
+
+namespace {
+
+QColor eventColor(const Event& e) {
+    if (!e.ok()) return QColor(200, 40, 40);
+    switch (e.kind) {
+    case EventKind::Inferred:
+        return QColor(60, 130, 200);
+    case EventKind::Repr:
+        return QColor(110, 160, 210);
+    case EventKind::Conflict:
+    case EventKind::AliasConflict:
+    case EventKind::ParallelConflict:
+    case EventKind::ReduceConflict:
+        return QColor(230, 120, 20);
+    case EventKind::Warning:
+        return QColor(210, 180, 40);
+    case EventKind::Error:
+        return QColor(200, 40, 40);
+    }
+    return Qt::gray;
+}
+
+QString shapeText(const ts::Mapping& m) {
+    const ts::Shape& s = std::holds_alternative<ts::Fragment>(m)
+                             ? std::get<ts::Fragment>(m).inputShape()
+                             : std::get<ts::Layout>(m).inputShape();
+    return QString::fromStdString(ts::formatShape(s, true));
+}
+
+// The two layouts a conflict compares, in display order.
+std::pair<const ts::dump::DumpLayout*, const ts::dump::DumpLayout*> pairOf(const Event& e) {
+    switch (e.kind) {
+    case EventKind::Conflict:
+    case EventKind::AliasConflict:
+        return {e.layout("current"), e.layout("previous")};
+    case EventKind::ParallelConflict:
+        return {e.layout("loop"), e.layout("fragment")};
+    case EventKind::ReduceConflict:
+        return {e.layout("orig_dst_layout"), e.layout("reducer_layout")};
+    default:
+        return {nullptr, nullptr};
+    }
+}
+
+QString roleTitle(const Event& e, const ts::dump::DumpLayout& l) {
+    QString who = QString::fromStdString(e.buffer);
+    if (e.kind == EventKind::ParallelConflict && l.role == "fragment" && !e.other.empty())
+        who = QString::fromStdString(e.other);
+    if (e.kind == EventKind::ReduceConflict && l.role == "src_layout" && !e.other.empty())
+        who = QString::fromStdString(e.other);
+    return QStringLiteral("%1 · %2").arg(QString::fromStdString(l.role), who);
+}
+
+} // namespace
+
+// ---- TraceEventModel --------------------------------------------------------------------------
+
+TraceEventModel::TraceEventModel(QObject* parent) : QAbstractListModel(parent) {}
+
+int TraceEventModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+
+const Event& TraceEventModel::event(int row) const {
+    return all_.at(std::size_t(rows_.at(std::size_t(row))));
+}
+
+int TraceEventModel::rowOfEvent(std::size_t eventIndex) const {
+    auto it = std::lower_bound(rows_.begin(), rows_.end(), int(eventIndex));
+    return (it != rows_.end() && *it == int(eventIndex)) ? int(it - rows_.begin()) : -1;
+}
+
+QString TraceEventModel::describe(const Event& e) {
+    const QString buf = QString::fromStdString(e.buffer);
+    const QString other = QString::fromStdString(e.other);
+    auto first = [&]() -> QString {
+        for (const auto& l : e.layouts)
+            if (l.value) {
+                QString s = shapeText(*l.value);
+                if (const auto* f = std::get_if<ts::Fragment>(&*l.value))
+                    if (f->replicate() > 1) s += QStringLiteral(" ×%1").arg(f->replicate());
+                return s;
+            }
+        return {};
+    };
+    QString msg = QString::fromStdString(e.message);
+    if (msg.size() > 90) msg = msg.left(88) + QStringLiteral("…");
+    switch (e.kind) {
+    case EventKind::Inferred:
+        return QStringLiteral("inferred  %1  %2").arg(buf, first());
+    case EventKind::Repr:
+        return QStringLiteral("layout  %1  %2")
+            .arg(buf.isEmpty() ? QStringLiteral("—") : buf, first());
+    case EventKind::Conflict:
+        return QStringLiteral("conflict  %1  current ≠ previous").arg(buf);
+    case EventKind::AliasConflict:
+        return QStringLiteral("alias conflict  %1 (shares %2)").arg(buf, other);
+    case EventKind::ParallelConflict:
+        return QStringLiteral("T.Parallel conflict  %1 vs %2").arg(buf, other);
+    case EventKind::ReduceConflict:
+        return QStringLiteral("ReduceOp conflict  %1 vs %2").arg(buf, other);
+    case EventKind::Warning:
+        return QStringLiteral("warning  %1").arg(msg);
+    case EventKind::Error:
+        return QStringLiteral("error  %1").arg(msg);
+    }
+    return {};
+}
+
+QVariant TraceEventModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= int(rows_.size())) return {};
+    const Event& e = event(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return QStringLiteral("%1  %2").arg(e.line, 5).arg(describe(e)) +
+               (e.ok() ? QString() : QStringLiteral("  ⚠"));
+    case Qt::DecorationRole:
+        return eventColor(e);
+    case Qt::ForegroundRole:
+        if (!e.ok()) return QColor(180, 30, 30);
+        if (e.repeatOf) return QColor(140, 140, 140);
+        return {};
+    case Qt::ToolTipRole: {
+        QString t = QStringLiteral("line %1").arg(e.line);
+        if (e.endLine > e.line) t += QStringLiteral("–%1").arg(e.endLine);
+        if (!e.span.empty()) t += QStringLiteral("\n--> ") + QString::fromStdString(e.span);
+        if (!e.message.empty()) t += QLatin1Char('\n') + QString::fromStdString(e.message);
+        if (!e.ok()) t += QStringLiteral("\nproblem: ") + QString::fromStdString(e.problem);
+        if (e.repeatOf) t += QStringLiteral("\n(repeats event #%1)").arg(*e.repeatOf + 1);
+        return t;
+    }
+    case KindRole:
+        return int(e.kind);
+    case LineRole:
+        return qulonglong(e.line);
+    case ProblemRole:
+        return QString::fromStdString(e.problem);
+    case EventIndexRole:
+        return qulonglong(e.index);
+    }
+    return {};
+}
+
+void TraceEventModel::clear() {
+    beginResetModel();
+    all_.clear();
+    rows_.clear();
+    endResetModel();
+}
+
+void TraceEventModel::append(const TraceEvents& events) {
+    std::vector<int> add;
+    for (const auto& e : events) {
+        all_.push_back(e);
+        if (visible(e)) add.push_back(int(all_.size() - 1));
+    }
+    if (add.empty()) return;
+    beginInsertRows({}, int(rows_.size()), int(rows_.size() + add.size() - 1));
+    rows_.insert(rows_.end(), add.begin(), add.end());
+    endInsertRows();
+}
+
+void TraceEventModel::setHideRepeats(bool hide) {
+    if (hide == hideRepeats_) return;
+    beginResetModel();
+    hideRepeats_ = hide;
+    rows_.clear();
+    for (std::size_t k = 0; k < all_.size(); ++k)
+        if (visible(all_[k])) rows_.push_back(int(k));
+    endResetModel();
+}
+
+// ---- DiffOverlay ------------------------------------------------------------------------------
+
+QColor DiffOverlay::kindColor(std::uint8_t bits) {
+    if (bits & ts::kDiffThread) return QColor(220, 30, 30);
+    if (bits & ts::kDiffReplica) return QColor(150, 60, 210);
+    if (bits & ts::kDiffSlot) return QColor(240, 140, 0);
+    if (bits & ts::kDiffShape) return QColor(70, 70, 70);
+    return Qt::transparent;
+}
+
+void DiffOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& cells) const {
+    const double px = r.deviceCellRect(0, 0).width();
+    p.save();
+    for (int row = cells.top(); row < cells.top() + cells.height(); ++row) {
+        for (int col = cells.left(); col < cells.left() + cells.width(); ++col) {
+            const std::uint8_t bits = diff_.at(row, col);
+            if (!bits) continue;
+            const QRectF d = r.deviceCellRect(row, col);
+            const QColor c = kindColor(bits);
+            if (px < 7) {
+                QColor f = c;
+                f.setAlpha(200);
+                p.fillRect(d, f);
+                continue;
+            }
+            // Border in the main kind, a corner flag per kind present.
+            p.setPen(QPen(c, std::max(1.5, px / 16)));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(d.adjusted(1, 1, -1, -1));
+            const double t = d.width() * 0.3;
+            const std::uint8_t kinds[] = {ts::kDiffThread, ts::kDiffSlot, ts::kDiffReplica,
+                                          ts::kDiffShape};
+            int corner = 0;
+            for (std::uint8_t k : kinds) {
+                if (!(bits & k)) continue;
+                QPainterPath tri;
+                QPointF o = corner == 0   ? d.topRight()
+                            : corner == 1 ? d.bottomRight()
+                            : corner == 2 ? d.bottomLeft()
+                                          : d.topLeft();
+                const double sx = (corner == 0 || corner == 1) ? -t : t;
+                const double sy = (corner == 0 || corner == 3) ? t : -t;
+                tri.moveTo(o);
+                tri.lineTo(o + QPointF(sx, 0));
+                tri.lineTo(o + QPointF(0, sy));
+                tri.closeSubpath();
+                p.fillPath(tri, kindColor(k));
+                ++corner;
+            }
+            if (bits & ts::kDiffShape) {
+                p.fillRect(d, QBrush(QColor(60, 60, 60, 120), Qt::BDiagPattern));
+            }
+        }
+    }
+    p.restore();
+}
+
+// ---- ComparisonView ---------------------------------------------------------------------------
+
+ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* grids = new QHBoxLayout;
+    for (int k = 0; k < 2; ++k) {
+        auto* col = new QVBoxLayout;
+        titles_[k] = new QLabel(this);
+        titles_[k]->setTextFormat(Qt::RichText);
+        titles_[k]->setWordWrap(true);
+        views_[k] = new GridView(this);
+        views_[k]->setMinimumSize(200, 200);
+        open_[k] = new QPushButton(QStringLiteral("Open in Editor"), this);
+        connect(open_[k], &QPushButton::clicked, this, [this, k] { emit openInEditor(k); });
+        auto* bar = new QHBoxLayout;
+        bar->addWidget(titles_[k], 1);
+        bar->addWidget(open_[k]);
+        col->addLayout(bar);
+        col->addWidget(views_[k], 1);
+        grids->addLayout(col, 1);
+    }
+    lay->addLayout(grids, 1);
+    counts_ = new QLabel(this);
+    counts_->setTextFormat(Qt::RichText);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    lay->addWidget(counts_);
+    lay->addWidget(summary_);
+
+    // Synchronised zoom/pan, hover and highlight.
+    for (int k = 0; k < 2; ++k) {
+        GridView* a = views_[k];
+        GridView* b = views_[1 - k];
+        connect(a, &GridView::viewTransformChanged, this, [this, b](double s, QPointF pan) {
+            if (syncing_) return;
+            syncing_ = true;
+            b->setViewTransform(s, pan);
+            syncing_ = false;
+        });
+        connect(a, &GridView::cellHovered, this, [this, b](int r, int c) {
+            if (syncing_) return;
+            syncing_ = true;
+            b->setHoveredCell(r, c);
+            syncing_ = false;
+        });
+        connect(a, &GridView::highlightChanged, this, [this, b](const Highlight& h) {
+            if (syncing_) return;
+            syncing_ = true;
+            b->setHighlight(h);
+            syncing_ = false;
+        });
+    }
+}
+
+void ComparisonView::clear() {
+    diff_.reset();
+    for (auto* v : views_) {
+        v->renderer().clearOverlays();
+        v->setModel(GridModel());
+    }
+    counts_->clear();
+    summary_->clear();
+}
+
+void ComparisonView::setLayouts(const ts::Mapping& a, const QString& nameA, const QString& textA,
+                                const ts::Mapping& b, const QString& nameB, const QString& textB) {
+    const ts::Mapping* m[2] = {&a, &b};
+    const QString names[2] = {nameA, nameB};
+    const QString texts[2] = {textA, textB};
+    diff_.reset();
+    QString error;
+    try {
+        diff_ = ts::diffLayouts(a, b, nameA.section(QLatin1Char(' '), 0, 0).toStdString(),
+                                nameB.section(QLatin1Char(' '), 0, 0).toStdString());
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    for (int k = 0; k < 2; ++k) {
+        views_[k]->renderer().clearOverlays();
+        try {
+            views_[k]->setModel(GridModel::fromMapping(*m[k], ViewMode::Input, ColorMode::Thread));
+            views_[k]->setMessage({});
+        } catch (const std::exception& e) {
+            views_[k]->setModel(GridModel());
+            views_[k]->setMessage(QString::fromUtf8(e.what()));
+        }
+        if (diff_) views_[k]->renderer().addOverlay(std::make_shared<DiffOverlay>(*diff_));
+        titles_[k]->setText(QStringLiteral("<b>%1</b>  <span style='color:#666'>%2</span>")
+                                .arg(names[k].toHtmlEscaped(), shapeText(*m[k])));
+        titles_[k]->setToolTip(texts[k]);
+        views_[k]->update();
+    }
+    counts_->setText(countsText());
+    summary_->setText(error.isEmpty() ? summaryText() : error);
+    // Align: one scale for both, from the larger grid, then keep them in step.
+    QTimer::singleShot(0, this, [this] {
+        views_[0]->zoomToFit();
+        views_[1]->zoomToFit();
+        const int big = views_[0]->model().cellCount() >= views_[1]->model().cellCount() ? 0 : 1;
+        const double s = std::min(views_[0]->scale(), views_[1]->scale());
+        syncing_ = true;
+        views_[big]->setViewTransform(s, views_[big]->pan());
+        views_[1 - big]->setViewTransform(s, views_[big]->pan());
+        syncing_ = false;
+    });
+}
+
+QString ComparisonView::countsText() const {
+    if (!diff_) return {};
+    const auto& c = diff_->counts;
+    auto chip = [](std::uint8_t bits, const QString& name, std::int64_t n) {
+        return QStringLiteral("<span style='background:%1;color:white'>&nbsp;%2&nbsp;</span> "
+                              "<b>%3</b>&nbsp;&nbsp; ")
+            .arg(DiffOverlay::kindColor(bits).name(), name)
+            .arg(n);
+    };
+    return QStringLiteral("%1 of %2 cells differ &nbsp; ").arg(c.differing()).arg(c.cells) +
+           chip(ts::kDiffThread, QStringLiteral("thread"), c.thread) +
+           chip(ts::kDiffSlot, diff_->fragments ? QStringLiteral("slot") : QStringLiteral("offset"),
+                c.slot) +
+           chip(ts::kDiffReplica, QStringLiteral("replica count"), c.replica) +
+           chip(ts::kDiffShape, QStringLiteral("shape"), c.shape);
+}
+
+QString ComparisonView::summaryText() const {
+    return diff_ ? QString::fromStdString(diff_->summary) : QString();
+}
+
+// ---- TraceViewer ------------------------------------------------------------------------------
+
+TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
+    importer_ = new TraceImporter(this);
+    model_ = new TraceEventModel(this);
+
+    auto* lay = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    auto* openBtn = new QPushButton(QStringLiteral("Open Log…"), this);
+    follow_ = new QCheckBox(QStringLiteral("Follow"), this);
+    follow_->setToolTip(QStringLiteral("Keep reading the log as it grows"));
+    auto* runBtn = new QPushButton(QStringLiteral("Run Script…"), this);
+    runBtn->setToolTip(QStringLiteral(
+        "Run a TileLang script with python, with the layout-visualization pass enabled"));
+    cancel_ = new QPushButton(QStringLiteral("Cancel"), this);
+    cancel_->setEnabled(false);
+    repeats_ = new QCheckBox(QStringLiteral("Hide repeats"), this);
+    repeats_->setChecked(true);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(160);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    status_ = new QLabel(this);
+    bar->addWidget(openBtn);
+    bar->addWidget(follow_);
+    bar->addWidget(runBtn);
+    bar->addWidget(cancel_);
+    bar->addWidget(repeats_);
+    bar->addWidget(progress_);
+    bar->addWidget(status_, 1);
+    lay->addLayout(bar);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    list_ = new QListView(split);
+    list_->setModel(model_);
+    list_->setUniformItemSizes(true);
+    list_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    list_->setMinimumWidth(220);
+    pages_ = new QStackedWidget(split);
+
+    auto* empty = new QLabel(QStringLiteral("Open a TileLang log (layout-visualization output, "
+                                            "conflict errors) or run a script."),
+                             pages_);
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setWordWrap(true);
+    pages_->addWidget(empty); // 0
+
+    auto* single = new QWidget(pages_);
+    auto* sl = new QVBoxLayout(single);
+    sl->setContentsMargins(0, 0, 0, 0);
+    auto* sbar = new QHBoxLayout;
+    singleTitle_ = new QLabel(single);
+    singleTitle_->setTextFormat(Qt::RichText);
+    singleOpen_ = new QPushButton(QStringLiteral("Open in Editor"), single);
+    sbar->addWidget(singleTitle_, 1);
+    sbar->addWidget(singleOpen_);
+    sl->addLayout(sbar);
+    single_ = new GridView(single);
+    sl->addWidget(single_, 1);
+    text_ = new QPlainTextEdit(single);
+    text_->setReadOnly(true);
+    text_->setMaximumHeight(110);
+    text_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    sl->addWidget(text_);
+    pages_->addWidget(single); // 1
+
+    comparison_ = new ComparisonView(pages_);
+    pages_->addWidget(comparison_); // 2
+
+    message_ = new QPlainTextEdit(pages_);
+    message_->setReadOnly(true);
+    pages_->addWidget(message_); // 3
+
+    split->addWidget(list_);
+    split->addWidget(pages_);
+    split->setStretchFactor(1, 1);
+    split->setSizes({300, 900});
+    lay->addWidget(split, 1);
+
+    connect(openBtn, &QPushButton::clicked, this, &TraceViewer::openLogDialog);
+    connect(runBtn, &QPushButton::clicked, this, &TraceViewer::runScriptDialog);
+    connect(cancel_, &QPushButton::clicked, this, &TraceViewer::cancel);
+    connect(repeats_, &QCheckBox::toggled, this, [this](bool on) {
+        model_->setHideRepeats(on);
+        updateStatus();
+    });
+    connect(singleOpen_, &QPushButton::clicked, this, [this] { emitOpen(0); });
+    connect(comparison_, &ComparisonView::openInEditor, this, [this](int s) { emitOpen(s); });
+    connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& cur) { showRow(cur.isValid() ? cur.row() : -1); });
+
+    connect(importer_, &TraceImporter::reset, this, [this] {
+        model_->clear();
+        autoSelected_ = false;
+        lastError_.clear();
+        pages_->setCurrentIndex(0);
+        cancel_->setEnabled(true);
+        progress_->show();
+        progress_->setRange(0, 0);
+        updateStatus();
+    });
+    connect(importer_, &TraceImporter::eventsReady, this, &TraceViewer::onEvents);
+    connect(importer_, &TraceImporter::progress, this, [this](qint64 b, qint64, qint64 total) {
+        if (total > 0) {
+            progress_->setRange(0, 1000);
+            progress_->setValue(int(1000.0 * double(b) / double(total)));
+        }
+        updateStatus();
+    });
+    connect(importer_, &TraceImporter::finished, this,
+            [this](bool cancelled, const QString& error) {
+                cancel_->setEnabled(false);
+                progress_->hide();
+                lastError_ = error;
+                if (cancelled) lastError_ = QStringLiteral("cancelled");
+                updateStatus();
+                emit importFinished(cancelled, error);
+            });
+}
+
+void TraceViewer::openLog(const QString& path, bool follow) {
+    follow_->setChecked(follow);
+    importer_->openFile(path, follow);
+}
+
+void TraceViewer::runScript(const QString& python, const QString& script) {
+    importer_->runTileLangScript(python, script);
+}
+
+void TraceViewer::openLogDialog() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Open TileLang Log"), QString(),
+        QStringLiteral("Logs (*.log *.txt *.out *.err);;All files (*)"));
+    if (!path.isEmpty()) openLog(path, follow_->isChecked());
+}
+
+void TraceViewer::runScriptDialog() {
+    QSettings s;
+    QString python = s.value(QStringLiteral("trace/python")).toString();
+    if (python.isEmpty()) python = qEnvironmentVariable("TILESCOPE_PYTHON");
+    if (python.isEmpty()) python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (python.isEmpty()) {
+        pages_->setCurrentIndex(3);
+        message_->setPlainText(QStringLiteral(
+            "No python found. Set TILESCOPE_PYTHON to a python with tilelang installed."));
+        return;
+    }
+    const QString script = QFileDialog::getOpenFileName(this, QStringLiteral("Run TileLang Script"),
+                                                        QString(), QStringLiteral("Python (*.py)"));
+    if (!script.isEmpty()) runScript(python, script);
+}
+
+void TraceViewer::cancel() {
+    importer_->cancel();
+}
+
+void TraceViewer::onEvents(std::shared_ptr<const TraceEvents> ev) {
+    model_->append(*ev);
+    if (!autoSelected_ && model_->rowCount() > 0) {
+        // First conflict if there is one in this batch, else the first event.
+        int row = 0;
+        for (int r = 0; r < model_->rowCount(); ++r) {
+            EventKind k = model_->event(r).kind;
+            if (k == EventKind::Conflict || k == EventKind::AliasConflict ||
+                k == EventKind::ParallelConflict || k == EventKind::ReduceConflict) {
+                row = r;
+                break;
+            }
+        }
+        autoSelected_ = true;
+        list_->setCurrentIndex(model_->index(row));
+    }
+    updateStatus();
+}
+
+bool TraceViewer::selectEvent(std::size_t eventIndex) {
+    int row = model_->rowOfEvent(eventIndex);
+    if (row < 0) return false;
+    list_->setCurrentIndex(model_->index(row));
+    return true;
+}
+
+int TraceViewer::findEvent(EventKind kind) const {
+    for (const auto& e : model_->all())
+        if (e.kind == kind) return int(e.index);
+    return -1;
+}
+
+QString TraceViewer::currentMappingText(int side) const {
+    return shownText_[side & 1];
+}
+QString TraceViewer::currentLayoutName(int side) const {
+    return shownName_[side & 1];
+}
+
+void TraceViewer::emitOpen(int side) {
+    if (shownText_[side & 1].isEmpty()) return;
+    emit openInEditor(shownName_[side & 1], shownText_[side & 1]);
+}
+
+void TraceViewer::showRow(int row) {
+    shownName_[0] = shownName_[1] = shownText_[0] = shownText_[1] = QString();
+    if (row < 0 || row >= model_->rowCount()) {
+        pages_->setCurrentIndex(0);
+        return;
+    }
+    const Event& e = model_->event(row);
+    auto [a, b] = pairOf(e);
+    const QString buf = QString::fromStdString(e.buffer);
+    auto nameOf = [&](const ts::dump::DumpLayout& l) {
+        QString n = buf.isEmpty() ? QStringLiteral("layout") : buf;
+        if (l.role != "layout") n += QLatin1Char('_') + QString::fromStdString(l.role);
+        return n;
+    };
+    if (a && b && a->value && b->value) {
+        shownName_[0] = nameOf(*a);
+        shownName_[1] = nameOf(*b);
+        shownText_[0] = QString::fromStdString(a->mapping);
+        shownText_[1] = QString::fromStdString(b->mapping);
+        comparison_->setLayouts(
+            *a->value, roleTitle(e, *a),
+            QString::fromStdString(a->raw) + QStringLiteral("\n\n") + shownText_[0], *b->value,
+            roleTitle(e, *b),
+            QString::fromStdString(b->raw) + QStringLiteral("\n\n") + shownText_[1]);
+        pages_->setCurrentIndex(2);
+        return;
+    }
+    const ts::dump::DumpLayout* l = nullptr;
+    for (const auto& x : e.layouts)
+        if (x.value) {
+            l = &x;
+            break;
+        }
+    if (l) {
+        shownName_[0] = nameOf(*l);
+        shownText_[0] = QString::fromStdString(l->mapping);
+        try {
+            single_->setModel(
+                GridModel::fromMapping(*l->value, ViewMode::Input, ColorMode::Thread));
+            single_->setMessage({});
+        } catch (const std::exception& ex) {
+            single_->setModel(GridModel());
+            single_->setMessage(QString::fromUtf8(ex.what()));
+        }
+        single_->setBanner(e.ok() ? QString() : QString::fromStdString(e.problem));
+        singleTitle_->setText(
+            QStringLiteral("<b>%1</b> &nbsp;<span style='color:#666'>%2 · line %3</span>")
+                .arg(shownName_[0].toHtmlEscaped(), QString::fromUtf8(ts::dump::kindName(e.kind)))
+                .arg(e.line));
+        QString t = shownText_[0] + QStringLiteral("\n\n") + QString::fromStdString(l->raw);
+        if (!l->note.empty()) t += QStringLiteral("\n\nnote: ") + QString::fromStdString(l->note);
+        text_->setPlainText(t);
+        pages_->setCurrentIndex(1);
+        return;
+    }
+    QString t = QStringLiteral("line %1  %2\n").arg(e.line).arg(TraceEventModel::describe(e));
+    if (!e.span.empty()) t += QStringLiteral("--> ") + QString::fromStdString(e.span) + '\n';
+    if (!e.problem.empty())
+        t += QStringLiteral("problem: ") + QString::fromStdString(e.problem) + '\n';
+    for (const auto& x : e.layouts)
+        if (!x.error.empty())
+            t += QString::fromStdString(x.role) + QStringLiteral(": ") +
+                 QString::fromStdString(x.error) + '\n';
+    t += QLatin1Char('\n') + QString::fromStdString(e.raw);
+    message_->setPlainText(t);
+    pages_->setCurrentIndex(3);
+}
+
+QString TraceViewer::statusText() const {
+    int conflicts = 0, problems = 0;
+    for (const auto& e : model_->all()) {
+        if (!e.ok()) ++problems;
+        if (!e.repeatOf &&
+            (e.kind == EventKind::Conflict || e.kind == EventKind::AliasConflict ||
+             e.kind == EventKind::ParallelConflict || e.kind == EventKind::ReduceConflict))
+            ++conflicts;
+    }
+    QString s = QStringLiteral("%1 events, %2 conflicts, %3 problems · %4 lines")
+                    .arg(model_->eventCount())
+                    .arg(conflicts)
+                    .arg(problems)
+                    .arg(importer_->linesRead());
+    if (importer_->state() == TraceImporter::State::Following) s += QStringLiteral(" · following");
+    if (importer_->state() == TraceImporter::State::Running) s += QStringLiteral(" · running");
+    if (!lastError_.isEmpty()) s += QStringLiteral(" · ") + lastError_;
+    return s;
+}
+
+void TraceViewer::updateStatus() {
+    status_->setText(statusText());
+}
+
+QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc) {
+    auto* dock = new QDockWidget(QStringLiteral("Inference Trace"), window);
+    dock->setObjectName(QStringLiteral("traceDock"));
+    auto* viewer = new TraceViewer(dock);
+    dock->setWidget(viewer);
+    window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide();
+    if (doc) {
+        QObject::connect(viewer, &TraceViewer::openInEditor, doc,
+                         [doc](const QString& name, const QString& text) {
+                             ts::DocLayout l;
+                             l.name = name.toStdString();
+                             l.text = text.toStdString();
+                             doc->addLayout(l);
+                         });
+    }
+    dock->toggleViewAction()->setText(QStringLiteral("Inference &Trace"));
+    for (QAction* a : window->menuBar()->actions())
+        if (a->menu() && a->text().remove(QLatin1Char('&')) == QStringLiteral("View")) {
+            a->menu()->addSeparator();
+            a->menu()->addAction(dock->toggleViewAction());
+        }
+    return dock;
+}
+
+} // namespace tsw
