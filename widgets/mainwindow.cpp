@@ -6,6 +6,7 @@
 #include "layoutlistmodel.h"
 #include "mappingeditor.h"
 #include "recovery.h"
+#include "run_panel.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/mapping.h"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createActions();
     createDocks();
     connectDocument();
+    installRunUi(this); // Run menu, toolbar button and dock (run_panel.h)
 
     statusShape_ = new QLabel;
     statusEval_ = new QLabel;

@@ -221,8 +221,22 @@ Program::Program(const std::vector<Expr>& outputs, const std::vector<std::string
 bool Program::run(std::span<const std::int64_t* const> inputs,
                   std::span<std::int64_t* const> outputs, std::size_t n, std::size_t& failedPoint,
                   std::string& message) const {
-    return narrow_ ? run32(inputs, outputs, n, failedPoint, message)
-                   : run64(inputs, outputs, n, failedPoint, message);
+    auto once = [&](std::size_t count, std::size_t& bad, std::string& msg) {
+        return narrow_ ? run32(inputs, outputs, count, bad, msg)
+                       : run64(inputs, outputs, count, bad, msg);
+    };
+    if (once(n, failedPoint, message)) return true;
+    // Instructions run a batch at a time, so the first failure found may not be the first
+    // failing point: re-run the prefix before it until no earlier point fails.
+    for (std::size_t limit = failedPoint; limit > 0;) {
+        std::size_t bad = 0;
+        std::string msg;
+        if (once(limit, bad, msg)) break;
+        failedPoint = bad;
+        message = msg;
+        limit = bad;
+    }
+    return false;
 }
 
 // Function multiversioning: an AVX2 build of the batch loops where the CPU has it, baseline

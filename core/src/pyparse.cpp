@@ -322,6 +322,7 @@ private:
                     }
                     if (!accept(",")) break;
                 }
+                if (peek().kind == Tok::End) fail("unbalanced '(': missing ')'", open);
                 if (!accept(")"))
                     fail("expected ',' or ')' in call, found " + describe(peek()), peek());
                 e = n;
@@ -369,6 +370,8 @@ private:
                 trailingComma = accept(",");
                 if (!trailingComma) break;
             }
+            if (peek().kind == Tok::End)
+                fail(std::string("unbalanced '") + t.text + "': missing '" + close + "'", t);
             if (!accept(close))
                 fail(std::string("expected ',' or '") + close + "', found " + describe(peek()),
                      peek());
