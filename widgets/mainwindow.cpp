@@ -9,6 +9,7 @@
 #include "run_panel.h"
 
 #include "tilescope/builtins.h"
+#include "trace_viewer.h"
 #include "tilescope/mapping.h"
 
 #include <QAction>
@@ -265,6 +266,8 @@ void MainWindow::createDocks() {
     splitDockWidget(layouts, ed, Qt::Vertical);
     resizeDocks({layouts, ed}, {180, 420}, Qt::Vertical);
     resizeDocks({layouts, det}, {400, 250}, Qt::Horizontal);
+    // Issue 5: the inference-trace viewer (hidden until toggled in the panels menu).
+    installTraceDock(this, doc_, panelsMenu_);
 }
 
 void MainWindow::connectDocument() {

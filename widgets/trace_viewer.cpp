@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QMainWindow>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPainter>
 #include <QPainterPath>
@@ -227,7 +228,9 @@ void DiffOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& cells) 
                 continue;
             }
             // Border in the main kind, a corner flag per kind present.
-            p.setPen(QPen(c, std::max(1.5, px / 16)));
+            QColor border = c;
+            border.setAlpha(190);
+            p.setPen(QPen(border, std::max(1.0, px / 26)));
             p.setBrush(Qt::NoBrush);
             p.drawRect(d.adjusted(1, 1, -1, -1));
             const double t = d.width() * 0.3;
@@ -680,7 +683,7 @@ void TraceViewer::updateStatus() {
     status_->setText(statusText());
 }
 
-QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc) {
+QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* panels) {
     auto* dock = new QDockWidget(QStringLiteral("Inference Trace"), window);
     dock->setObjectName(QStringLiteral("traceDock"));
     auto* viewer = new TraceViewer(dock);
@@ -697,6 +700,10 @@ QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc) {
                          });
     }
     dock->toggleViewAction()->setText(QStringLiteral("Inference &Trace"));
+    if (panels) {
+        panels->addAction(dock->toggleViewAction());
+        return dock;
+    }
     for (QAction* a : window->menuBar()->actions())
         if (a->menu() && a->text().remove(QLatin1Char('&')) == QStringLiteral("View")) {
             a->menu()->addSeparator();

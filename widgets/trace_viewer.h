@@ -20,6 +20,7 @@ class QCheckBox;
 class QProgressBar;
 class QDockWidget;
 class QMainWindow;
+class QMenu;
 
 namespace tsw {
 
@@ -155,7 +156,8 @@ private:
 };
 
 // Creates a dock with a TraceViewer in `window` (View menu toggle via the dock's action) and
-// connects "open in editor" to a new layout in `doc`. The main window calls this once.
-QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc);
+// connects "open in editor" to a new layout in `doc`; the toggle goes into `panels` (or the View
+// menu). The main window calls this once.
+QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* panels = nullptr);
 
 } // namespace tsw

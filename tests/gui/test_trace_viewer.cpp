@@ -208,11 +208,20 @@ void TestTraceViewer::bigLogDoesNotBlockTheUi() {
 
 void TestTraceViewer::screenshotOfConflict() {
     TraceViewer v;
-    v.resize(1500, 760);
+    v.resize(1800, 900);
     v.show();
     v.openLog(logPath("conflict_parallel_cast.log"));
     QVERIFY(waitFinished(v));
     QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ParallelConflict))));
+    QTest::qWait(100);
+    // Zoom (both views follow) to where the T/L labels are legible, grid corner at the top left.
+    GridView* left = v.comparison()->left();
+    left->zoomBy(1.3 / left->scale(), QPointF(0, 0));
+    QCOMPARE(v.comparison()->right()->scale(), left->scale());
+    const double s = left->scale();
+    const QPointF origin(4, 4); // scene (0, 0) is the grid's title
+    for (GridView* g : {left, v.comparison()->right()})
+        g->setViewTransform(s, origin);
     QTest::qWait(100);
     QImage img = v.grab().toImage();
     QVERIFY(!img.isNull());
