@@ -1,0 +1,89 @@
+// `banks`: shared-memory bank conflicts of an access pattern over a layout (core/access.h).
+#include "cli.h"
+
+#include "tilescope/access.h"
+#include "tilescope/document.h"
+#include "tilescope/errors.h"
+#include "tilescope/mapping.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+const char* kUsage = "banks SPEC --dtype DTYPE --access ACCESS [--vector N] [--steps K] [--store] "
+                     "[--json]";
+
+int parseInt(const std::string& flag, const std::string& v) {
+    try {
+        std::size_t p = 0;
+        const long long n = std::stoll(v, &p);
+        if (p != v.size() || n < 0 || n > 1 << 20) throw 0;
+        return int(n);
+    } catch (...) {
+        throw ts::InputError(flag + " expects a non-negative integer, got '" + v + "'");
+    }
+}
+
+int banks(const std::vector<std::string>& args) {
+    return cli::reportError([&] {
+        std::string spec, dtype = "float16", access;
+        bool json = false;
+        ts::AccessOptions opt;
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            const std::string& a = args[k];
+            auto value = [&]() -> const std::string& {
+                if (k + 1 >= args.size())
+                    throw ts::InputError(a + " needs a value (usage: " + kUsage + ")");
+                return args[++k];
+            };
+            if (a == "--dtype")
+                dtype = value();
+            else if (a == "--access")
+                access = value();
+            else if (a == "--vector")
+                opt.vector = parseInt(a, value());
+            else if (a == "--steps")
+                opt.steps = parseInt(a, value());
+            else if (a == "--store")
+                opt.store = true;
+            else if (a == "--json")
+                json = true;
+            else if (spec.empty() && a.rfind("--", 0) != 0)
+                spec = a;
+            else
+                throw ts::InputError("unexpected argument '" + a + "' (usage: " + kUsage + ")");
+        }
+        if (spec.empty()) throw ts::InputError(std::string("missing SPEC (usage: ") + kUsage + ")");
+        if (access.empty())
+            throw ts::InputError(std::string("missing --access (usage: ") + kUsage + ")");
+        ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
+        const ts::Layout* layout = std::get_if<ts::Layout>(&m);
+        if (!layout)
+            throw ts::InputError("SPEC is a fragment: banks needs the shared-memory T.Layout "
+                                 "(give the fragment as --access fragment:...)");
+        ts::SharedTile tile(*layout, dtype);
+        ts::SharedAccess acc = ts::buildAccess(tile, access, opt);
+        ts::PlanCost cost = ts::analyzePlan(acc.plan);
+        if (json) {
+            nlohmann::json j;
+            ts::toJson(j, tile, acc, cost);
+            std::cout << j.dump() << "\n";
+        } else {
+            std::cout << "layout " << ts::formatShape(tile.shape()) << " of " << dtype << " ("
+                      << tile.elementBytes() << " B), " << acc.kind << " access, "
+                      << acc.vector_elements << " element(s) per lane access, footprint "
+                      << tile.footprintBytes() << " B\n";
+            std::cout << ts::formatAccessTable(acc, cost);
+        }
+        return cli::kOk;
+    });
+}
+
+cli::Register r({"banks", kUsage,
+                 "bank conflicts (wavefronts, ideal, excess per instruction) of an access "
+                 "(fragment:<mapping>, lanes:<lambda t[, k]: (r, c)>, ldmatrix|stmatrix:x1|x2|x4"
+                 "[.trans][@r,c]) over a shared layout",
+                 banks});
+
+} // namespace
