@@ -3,8 +3,10 @@
 #include "layout_eval.h"
 #include "tilescope/errors.h"
 #include "tilescope/limits.h"
+#include "tilescope/simplify.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <sstream>
 #include <unordered_map>
@@ -137,6 +139,11 @@ Layout::Layout(Shape inputShape, std::vector<Expr> forward)
     for (const auto& v : vars)
         if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
             throw InputError("layout expression uses '" + v + "', which is not an input variable");
+    std::map<std::string, std::int64_t> ext;
+    for (std::size_t k = 0; k < input_.size(); ++k)
+        ext[placeholderName(k)] = input_[k];
+    for (Expr& e : forward_)
+        e = simplify(e, ext);
 }
 
 Layout Layout::tabulated(Shape inputShape, std::size_t outRank, std::vector<std::int64_t> values) {
@@ -289,6 +296,13 @@ Fragment::Fragment(Shape inputShape, Expr thread, std::vector<Expr> index, std::
     if (ivars.count(kRepVar))
         throw InputError("a fragment's index map must not depend on the replica variable");
     check(ivars, "fragment index map");
+    std::map<std::string, std::int64_t> ext;
+    for (std::size_t k = 0; k < input_.size(); ++k)
+        ext[placeholderName(k)] = input_[k];
+    ext[kRepVar] = replicate_;
+    thread_ = simplify(thread_, ext);
+    for (Expr& e : index_)
+        e = simplify(e, ext);
 }
 
 Fragment Fragment::fullyReplicated(Shape inputShape, std::int64_t threads) {
