@@ -1,0 +1,120 @@
+// RunController: the non-widget logic of "Run on device" (issue 6). It checks the layout in core
+// before anything starts (prepareRun: bijection onto shared memory, tile size), then runs one
+// child process asynchronously:
+//   LocalGpu  tilescope-probe here (JSON request on stdin);
+//   Ssh       ssh -o BatchMode=yes -o ConnectTimeout=N [-p P] [user@]host -- <remote probe>,
+//             the same request piped over stdin;
+//   TileLang  python <generated script> (tilelang_kernel.h), output streamed for the trace viewer;
+//   Ascend    detects CANN; runs the tilelang-ascend ND->NZ script only when it is complete.
+// Every child: an argument list (no shell), its own process group (cancel and timeout kill the
+// group), a private QTemporaryDir (0700) as working directory, a timeout. Nothing runs except
+// from start() (the Run button); opening projects or logs never reaches this class.
+#pragma once
+
+#include "run_history.h"
+
+#include "tilescope/run_prepare.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+class QTemporaryDir;
+class QTimer;
+class QSettings;
+
+namespace tsw {
+
+enum class RunTarget { LocalGpu, Ssh, TileLang, Ascend };
+QString runTargetName(RunTarget t);
+
+struct RunSettings {
+    QString probePath; // empty: next to the app, then PATH
+    QString sshProgram = QStringLiteral("ssh");
+    QString sshHost, sshUser;
+    int sshPort = 0;            // 0: ssh's default
+    int sshConnectTimeout = 10; // seconds
+    QString sshRemoteProbe = QStringLiteral("tilescope-probe");
+    QString python;        // empty: findTileLangPython
+    double timeoutS = 180; // whole child, after which its group is killed
+    void load(QSettings& s);
+    void save(QSettings& s) const;
+};
+
+struct RunSpec {
+    QString layoutName, mappingText, dtype = QStringLiteral("float16"), access;
+    int vector = 0;
+    bool ncu = true;
+};
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    RunSettings& settings() { return settings_; }
+    void setSettings(const RunSettings& s) { settings_ = s; }
+
+    // Checks and starts. Returns false (and emits failed) when the check or the start fails;
+    // the GUI stays usable either way.
+    bool start(RunTarget target, const RunSpec& spec);
+    void cancel();
+    bool isRunning() const { return process_ != nullptr; }
+    RunTarget target() const { return target_; }
+
+    // The last child's program and arguments (tests, the log pane).
+    QString program() const { return program_; }
+    QStringList arguments() const { return arguments_; }
+    QString workingDirectory() const { return workDir_; }
+    QString lastMessage() const { return lastMessage_; }
+    QString lastLog() const { return lastLog_; }
+    const RunRecord& lastRecord() const { return last_; }
+
+    // The probe binary to use; empty when none is found.
+    QString resolveProbe() const;
+    // Text for a probe exit code (docs/probe.md), with the probe's own error when given.
+    static QString messageForExit(RunTarget t, int code, const QString& probeError);
+    // Checks the SSH settings (no option injection, a plain remote path); empty when fine.
+    static QString sshSettingsProblem(const RunSettings& s);
+
+signals:
+    void started(const QString& description);
+    void progress(const QString& stage, double elapsedSeconds);
+    void output(const QString& text);             // live child output (log pane)
+    void tileLangOutput(const QByteArray& chunk); // TileLang script output (trace viewer)
+    void tileLangFinished();
+    void finished(const tsw::RunRecord& record); // every finished run (ok or not)
+    void failed(const QString& message, const QString& log);
+
+private:
+    bool launch(const QString& program, const QStringList& args, const QByteArray& stdinData,
+                const QString& description);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void finishProbe(int exitCode, bool crashed);
+    void finishTileLang(int exitCode, bool crashed);
+    void fail(const QString& message, const QString& log, bool record = true);
+    void killGroup();
+    void cleanup();
+
+    RunSettings settings_;
+    RunTarget target_ = RunTarget::LocalGpu;
+    RunSpec spec_;
+    QProcess* process_ = nullptr;
+    std::unique_ptr<QTemporaryDir> tmp_;
+    QTimer* timer_ = nullptr;
+    QTimer* ticker_ = nullptr;
+    QElapsedTimer clock_;
+    QByteArray out_, err_;
+    QString program_, workDir_;
+    QStringList arguments_;
+    QString lastMessage_, lastLog_;
+    RunRecord pending_, last_;
+    bool cancelled_ = false, timedOut_ = false;
+    qint64 pid_ = 0;
+};
+
+} // namespace tsw

@@ -1,0 +1,63 @@
+// RunRecord / RunHistoryModel: the runs of this session and earlier ones, to compare layouts
+// (unswizzled vs swizzled, padded vs not). Persisted as JSON in QSettings ("run/history",
+// newest last, at most kMaxRuns).
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+#include <vector>
+
+class QSettings;
+
+namespace tsw {
+
+struct RunRecord {
+    QDateTime when;
+    QString layout, pattern, target, dtype;
+    bool ok = false;
+    double predictedWf = -1;    // wavefronts per instruction (model)
+    double measuredWf = -1;     // ncu, one warp per SM; -1 when not measured
+    double cyclesPerInstr = -1; // per SM, from the timed loop
+    double nsPerInstr = -1;
+    double nsPerWavefront = -1;
+    double latencyMs = -1; // TileLang / Ascend scripts: kernel latency
+    double seconds = -1;   // round trip of the whole run (generate + compile + run)
+    QString roundTrip;     // "pass", "fail" or ""
+    QString verdict;       // "agree", "differs", "predicted only", or the failure
+    QString device;
+    QJsonObject toJson() const;
+    static RunRecord fromJson(const QJsonObject& o);
+};
+
+class RunHistoryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Layout, Pattern, Target, Predicted, Measured, Time, Verdict, ColumnCount };
+    static constexpr int kMaxRuns = 500;
+    explicit RunHistoryModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+    void add(const RunRecord& r);
+    void clear();
+    const RunRecord& record(int row) const { return runs_.at(std::size_t(row)); }
+    const std::vector<RunRecord>& records() const { return runs_; }
+
+    QByteArray toJson() const;
+    bool fromJson(const QByteArray& json); // false on malformed input (model unchanged)
+    void save(QSettings& s) const;
+    void load(QSettings& s);
+
+private:
+    std::vector<RunRecord> runs_;
+};
+
+} // namespace tsw
+
+Q_DECLARE_METATYPE(tsw::RunRecord)

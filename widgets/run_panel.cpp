@@ -1,0 +1,398 @@
+#include "run_panel.h"
+
+#include "documentmodel.h"
+#include "mainwindow.h"
+#include "trace_viewer.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace tsw {
+
+RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget* parent)
+    : QWidget(parent), ctl_(controller), history_(history) {
+    setObjectName(QStringLiteral("runPanel"));
+    target_ = new QComboBox;
+    target_->setObjectName(QStringLiteral("runTarget"));
+    for (RunTarget t :
+         {RunTarget::LocalGpu, RunTarget::Ssh, RunTarget::TileLang, RunTarget::Ascend})
+        target_->addItem(runTargetName(t), int(t));
+    dtype_ = new QComboBox;
+    dtype_->addItems({QStringLiteral("float16"), QStringLiteral("bfloat16"),
+                      QStringLiteral("float32"), QStringLiteral("int8"),
+                      QStringLiteral("float64")});
+    access_ = new QLineEdit(QStringLiteral("ldmatrix:x4"));
+    access_->setObjectName(QStringLiteral("runAccess"));
+    access_->setToolTip(QStringLiteral("fragment:<T.Fragment text> | lanes:lambda t: (r, c) | "
+                                       "ldmatrix:x1|x2|x4[.trans][@row,col] | stmatrix:..."));
+    vector_ = new QSpinBox;
+    vector_->setRange(0, 16);
+    vector_->setSpecialValueText(QStringLiteral("auto"));
+    vector_->setToolTip(QStringLiteral("elements per lane access (auto: widest contiguous)"));
+    run_ = new QPushButton(QStringLiteral("Run"));
+    run_->setObjectName(QStringLiteral("runButton"));
+    cancel_ = new QPushButton(QStringLiteral("Cancel"));
+    cancel_->setObjectName(QStringLiteral("cancelButton"));
+    cancel_->setEnabled(false);
+    settings_ = new QPushButton(QStringLiteral("Settings…"));
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 0);
+    progress_->setVisible(false);
+    progress_->setMaximumWidth(120);
+    status_ = new QLabel(QStringLiteral("Ready. Nothing runs until you press Run."));
+    status_->setObjectName(QStringLiteral("runStatus"));
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* row = new QHBoxLayout;
+    row->addWidget(target_);
+    row->addWidget(dtype_);
+    row->addWidget(access_, 1);
+    row->addWidget(new QLabel(QStringLiteral("vec")));
+    row->addWidget(vector_);
+    row->addWidget(run_);
+    row->addWidget(cancel_);
+    row->addWidget(settings_);
+    auto* row2 = new QHBoxLayout;
+    row2->addWidget(progress_);
+    row2->addWidget(status_, 1);
+
+    chart_ = new QChart;
+    chart_->setTitle(QStringLiteral("Wavefronts per instruction: predicted vs measured; time"));
+    chartView_ = new QChartView(chart_);
+    chartView_->setRenderHint(QPainter::Antialiasing);
+    chartView_->setMinimumHeight(160);
+    table_ = new QTableView;
+    table_->setObjectName(QStringLiteral("runHistory"));
+    table_->setModel(history_);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    log_ = new QPlainTextEdit;
+    log_->setObjectName(QStringLiteral("runLog"));
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(20000);
+    tabs_ = new QTabWidget;
+    tabs_->addTab(chartView_, QStringLiteral("Chart"));
+    tabs_->addTab(table_, QStringLiteral("History"));
+    tabs_->addTab(log_, QStringLiteral("Log"));
+
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(4, 4, 4, 4);
+    v->addLayout(row);
+    v->addLayout(row2);
+    v->addWidget(tabs_, 1);
+
+    connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(cancel_, &QPushButton::clicked, ctl_, &RunController::cancel);
+    connect(settings_, &QPushButton::clicked, this, &RunPanel::openSettings);
+    connect(ctl_, &RunController::started, this, [this](const QString& d) {
+        setBusy(true);
+        status_->setText(QStringLiteral("Running: %1…").arg(d));
+        log_->appendPlainText(
+            QStringLiteral("$ %1 %2").arg(ctl_->program(), ctl_->arguments().join(' ')));
+    });
+    connect(ctl_, &RunController::progress, this, [this](const QString& stage, double s) {
+        if (ctl_->isRunning())
+            status_->setText(
+                QStringLiteral("%1 (%2 s) — Cancel stops it.").arg(stage).arg(s, 0, 'f', 1));
+    });
+    connect(ctl_, &RunController::output, this,
+            [this](const QString& t) { log_->appendPlainText(t.trimmed()); });
+    connect(ctl_, &RunController::failed, this, [this](const QString& m, const QString& log) {
+        setBusy(false);
+        status_->setText(m);
+        if (!log.isEmpty()) {
+            log_->appendPlainText(QStringLiteral("---- log ----\n") + log);
+            tabs_->setCurrentWidget(log_);
+        }
+    });
+    connect(ctl_, &RunController::finished, this, [this](const RunRecord& r) {
+        setBusy(false);
+        history_->add(r);
+        QSettings s;
+        history_->save(s);
+        if (r.ok) {
+            status_->setText(ctl_->lastMessage());
+            tabs_->setCurrentWidget(chartView_);
+        }
+    });
+    connect(history_, &QAbstractItemModel::rowsInserted, this, &RunPanel::rebuildChart);
+    connect(history_, &QAbstractItemModel::modelReset, this, &RunPanel::rebuildChart);
+    rebuildChart();
+}
+
+RunTarget RunPanel::currentTarget() const {
+    return RunTarget(target_->currentData().toInt());
+}
+void RunPanel::setTarget(RunTarget t) {
+    target_->setCurrentIndex(target_->findData(int(t)));
+}
+QString RunPanel::access() const {
+    return access_->text().trimmed();
+}
+void RunPanel::setAccess(const QString& a) {
+    access_->setText(a);
+}
+QString RunPanel::dtype() const {
+    return dtype_->currentText();
+}
+int RunPanel::vector() const {
+    return vector_->value();
+}
+QString RunPanel::statusText() const {
+    return status_->text();
+}
+
+void RunPanel::setBusy(bool busy) {
+    progress_->setVisible(busy);
+    run_->setEnabled(!busy);
+    cancel_->setEnabled(busy);
+}
+
+void RunPanel::rebuildChart() {
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes())
+        chart_->removeAxis(a);
+    // The last runs that produced a prediction or a time, oldest first.
+    std::vector<int> rows;
+    for (int i = history_->rowCount() - 1; i >= 0 && rows.size() < 12; --i) {
+        const RunRecord& r = history_->record(i);
+        if (r.predictedWf >= 0 || r.measuredWf >= 0 || r.nsPerInstr >= 0 || r.latencyMs >= 0)
+            rows.insert(rows.begin(), i);
+    }
+    auto* pred = new QBarSet(QStringLiteral("predicted wf/instr"));
+    auto* meas = new QBarSet(QStringLiteral("measured wf/instr (ncu)"));
+    auto* time = new QLineSeries;
+    time->setName(QStringLiteral("ns/instr (or TileLang ms)"));
+    QStringList cats;
+    double maxWf = 1, maxT = 0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const RunRecord& r = history_->record(rows[k]);
+        *pred << std::max(0.0, r.predictedWf);
+        *meas << std::max(0.0, r.measuredWf);
+        maxWf = std::max({maxWf, r.predictedWf, r.measuredWf});
+        const double t = r.nsPerInstr >= 0 ? r.nsPerInstr : r.latencyMs;
+        if (t >= 0) {
+            time->append(double(k), t);
+            maxT = std::max(maxT, t);
+        }
+        cats << QStringLiteral("#%1").arg(rows[k] + 1);
+    }
+    auto* bars = new QBarSeries;
+    bars->append(pred);
+    bars->append(meas);
+    chart_->addSeries(bars);
+    chart_->addSeries(time);
+    auto* ax = new QBarCategoryAxis;
+    ax->append(cats.isEmpty() ? QStringList{QStringLiteral("no runs yet")} : cats);
+    auto* ay = new QValueAxis;
+    ay->setRange(0, maxWf * 1.1);
+    ay->setTitleText(QStringLiteral("wavefronts / instr"));
+    auto* at = new QValueAxis;
+    at->setRange(0, maxT > 0 ? maxT * 1.2 : 1);
+    at->setTitleText(QStringLiteral("time"));
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    chart_->addAxis(at, Qt::AlignRight);
+    bars->attachAxis(ax);
+    bars->attachAxis(ay);
+    time->attachAxis(ax);
+    time->attachAxis(at);
+}
+
+void RunPanel::openSettings() {
+    auto* dlg = new QDialog(this);
+    dlg->setWindowTitle(QStringLiteral("Run settings"));
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    RunSettings& s = ctl_->settings();
+    auto* probe = new QLineEdit(s.probePath);
+    probe->setPlaceholderText(QStringLiteral("auto: next to the app, then PATH"));
+    auto* host = new QLineEdit(s.sshHost);
+    auto* user = new QLineEdit(s.sshUser);
+    auto* port = new QSpinBox;
+    port->setRange(0, 65535);
+    port->setSpecialValueText(QStringLiteral("default"));
+    port->setValue(s.sshPort);
+    auto* ct = new QSpinBox;
+    ct->setRange(1, 300);
+    ct->setValue(s.sshConnectTimeout);
+    auto* remote = new QLineEdit(s.sshRemoteProbe);
+    auto* python = new QLineEdit(s.python);
+    python->setPlaceholderText(QStringLiteral("auto: TILESCOPE_PYTHON, .venv, python3"));
+    auto* timeout = new QDoubleSpinBox;
+    timeout->setRange(5, 3600);
+    timeout->setValue(s.timeoutS);
+    auto* form = new QFormLayout(dlg);
+    form->addRow(QStringLiteral("Local probe"), probe);
+    form->addRow(QStringLiteral("SSH host"), host);
+    form->addRow(QStringLiteral("SSH user"), user);
+    form->addRow(QStringLiteral("SSH port"), port);
+    form->addRow(QStringLiteral("Connect timeout (s)"), ct);
+    form->addRow(QStringLiteral("Remote probe path"), remote);
+    form->addRow(QStringLiteral("Python (TileLang)"), python);
+    form->addRow(QStringLiteral("Run timeout (s)"), timeout);
+    auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(bb);
+    connect(bb, &QDialogButtonBox::rejected, dlg, &QDialog::reject);
+    connect(bb, &QDialogButtonBox::accepted, dlg, [=, this] {
+        RunSettings n = ctl_->settings();
+        n.probePath = probe->text().trimmed();
+        n.sshHost = host->text().trimmed();
+        n.sshUser = user->text().trimmed();
+        n.sshPort = port->value();
+        n.sshConnectTimeout = ct->value();
+        n.sshRemoteProbe = remote->text().trimmed();
+        n.python = python->text().trimmed();
+        n.timeoutS = timeout->value();
+        if (!n.sshHost.isEmpty()) {
+            const QString p = RunController::sshSettingsProblem(n);
+            if (!p.isEmpty()) {
+                status_->setText(p);
+                return;
+            }
+        }
+        ctl_->setSettings(n);
+        QSettings qs;
+        n.save(qs);
+        dlg->accept();
+    });
+    dlg->open();
+}
+
+// ------------------------------------------------------------------ main window hook
+
+RunController* runControllerOf(QWidget* w) {
+    return w ? w->findChild<RunController*>(QStringLiteral("runController")) : nullptr;
+}
+RunPanel* runPanelOf(QWidget* w) {
+    return w ? w->findChild<RunPanel*>(QStringLiteral("runPanel")) : nullptr;
+}
+
+QDockWidget* installRunUi(MainWindow* w) {
+    auto* ctl = new RunController(w);
+    ctl->setObjectName(QStringLiteral("runController"));
+    {
+        QSettings s;
+        ctl->settings().load(s);
+    }
+    auto* history = new RunHistoryModel(w);
+    history->setObjectName(QStringLiteral("runHistoryModel"));
+    {
+        QSettings s;
+        history->load(s);
+    }
+    auto* panel = new RunPanel(ctl, history);
+    auto* dock = new QDockWidget(QStringLiteral("Run on device"), w);
+    dock->setObjectName(QStringLiteral("runDock"));
+    dock->setWidget(panel);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
+    w->addDockWidget(Qt::BottomDockWidgetArea, dock);
+
+    auto runNow = [w, ctl, panel, dock] {
+        dock->show();
+        const ts::DocLayout* l = w->document()->activeLayout();
+        if (!l) {
+            emit ctl->failed(QStringLiteral("No layout to run: add or select one."), {});
+            return;
+        }
+        RunSpec spec;
+        spec.layoutName = QString::fromStdString(l->name);
+        spec.mappingText = QString::fromStdString(l->text);
+        spec.dtype = panel->dtype();
+        spec.access = panel->access();
+        spec.vector = panel->vector();
+        ctl->start(panel->currentTarget(), spec);
+    };
+    QObject::connect(panel, &RunPanel::runRequested, w, runNow);
+
+    QMenu* menu = new QMenu(QStringLiteral("&Run"), w);
+    menu->setObjectName(QStringLiteral("runMenu"));
+    QList<QAction*> menus = w->menuBar()->actions();
+    w->menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), menu); // before Help
+    auto* runAct = menu->addAction(QStringLiteral("&Run on Device"));
+    runAct->setObjectName(QStringLiteral("runAction"));
+    runAct->setShortcut(QKeySequence(Qt::Key_F5));
+    QObject::connect(runAct, &QAction::triggered, w, runNow);
+    auto* cancelAct = menu->addAction(QStringLiteral("&Cancel Run"));
+    cancelAct->setObjectName(QStringLiteral("cancelRunAction"));
+    cancelAct->setEnabled(false);
+    QObject::connect(cancelAct, &QAction::triggered, ctl, &RunController::cancel);
+    menu->addSeparator();
+    auto* group = new QActionGroup(menu);
+    for (RunTarget t :
+         {RunTarget::LocalGpu, RunTarget::Ssh, RunTarget::TileLang, RunTarget::Ascend}) {
+        auto* a = menu->addAction(QStringLiteral("Target: ") + runTargetName(t));
+        a->setCheckable(true);
+        a->setChecked(t == panel->currentTarget());
+        group->addAction(a);
+        QObject::connect(a, &QAction::triggered, panel, [panel, t] { panel->setTarget(t); });
+    }
+    menu->addSeparator();
+    QObject::connect(menu->addAction(QStringLiteral("&Settings…")), &QAction::triggered, panel,
+                     &RunPanel::openSettings);
+    QObject::connect(menu->addAction(QStringLiteral("Clear Run &History")), &QAction::triggered,
+                     history, [history] {
+                         history->clear();
+                         QSettings s;
+                         history->save(s);
+                     });
+    menu->addAction(dock->toggleViewAction());
+    QObject::connect(ctl, &RunController::started, w, [runAct, cancelAct] {
+        runAct->setEnabled(false);
+        cancelAct->setEnabled(true);
+    });
+    auto idle = [runAct, cancelAct] {
+        runAct->setEnabled(true);
+        cancelAct->setEnabled(false);
+    };
+    QObject::connect(ctl, &RunController::finished, w, idle);
+    QObject::connect(ctl, &RunController::failed, w, idle);
+    if (auto* tb = w->findChild<QToolBar*>(QStringLiteral("mainToolbar"))) {
+        tb->addSeparator();
+        tb->addAction(runAct);
+    }
+
+    // TileLang output goes to the trace viewer (its inferred layouts and conflicts).
+    QObject::connect(ctl, &RunController::tileLangOutput, w, [w](const QByteArray& chunk) {
+        TraceViewer* tv = w->findChild<TraceViewer*>();
+        if (!tv) {
+            installTraceDock(w, w->document());
+            tv = w->findChild<TraceViewer*>();
+        }
+        if (tv) tv->importer()->feedText(chunk);
+    });
+    QObject::connect(ctl, &RunController::tileLangFinished, w, [w] {
+        if (TraceViewer* tv = w->findChild<TraceViewer*>()) tv->importer()->finishText();
+    });
+    return dock;
+}
+
+} // namespace tsw

@@ -1,0 +1,80 @@
+// RunPanel: the "Run" dock (issue 6): target, dtype, access pattern, Run / Cancel, progress,
+// the log (compiler log on failure), a Qt Charts view of predicted vs measured wavefronts and
+// time per instruction over the run history, and the history table. All logic lives in
+// RunController and RunHistoryModel; this is only their view.
+#pragma once
+
+#include "run_controller.h"
+#include "run_history.h"
+
+#include <QWidget>
+
+class QAction;
+class QChart;
+class QChartView;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+
+namespace tsw {
+
+class MainWindow;
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+public:
+    RunPanel(RunController* controller, RunHistoryModel* history, QWidget* parent = nullptr);
+
+    RunTarget currentTarget() const;
+    void setTarget(RunTarget t);
+    QString access() const;
+    void setAccess(const QString& a);
+    QString dtype() const;
+    int vector() const;
+    QString statusText() const;
+    QPlainTextEdit* log() const { return log_; }
+    QChart* chart() const { return chart_; }
+    QTableView* table() const { return table_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* cancelButton() const { return cancel_; }
+
+public slots:
+    void rebuildChart();
+    void openSettings();
+
+signals:
+    void runRequested();
+
+private:
+    void setBusy(bool busy);
+
+    RunController* ctl_;
+    RunHistoryModel* history_;
+    QComboBox *target_, *dtype_;
+    QLineEdit* access_;
+    QSpinBox* vector_;
+    QPushButton *run_, *cancel_, *settings_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QTabWidget* tabs_;
+    QChart* chart_;
+    QChartView* chartView_;
+    QTableView* table_;
+    QPlainTextEdit* log_;
+};
+
+// Adds the Run menu, a toolbar button and the Run dock to `w`; connects TileLang output to the
+// trace viewer (installing its dock when the window has none). Returns the dock.
+QDockWidget* installRunUi(MainWindow* w);
+// The pieces installRunUi created (null before).
+RunController* runControllerOf(QWidget* w);
+RunPanel* runPanelOf(QWidget* w);
+
+} // namespace tsw
