@@ -26,7 +26,8 @@ int table(const std::vector<std::string>& args) {
         }
         if (spec.empty()) throw ts::InputError("missing SPEC (usage: table SPEC [--summary])");
         ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
-        std::cout << ts::tableJson(m, summary).dump() << "\n";
+        ts::writeTableJson(std::cout, m, summary);
+        std::cout << "\n";
         return cli::kOk;
     });
 }

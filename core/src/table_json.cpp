@@ -1,66 +1,94 @@
 #include "tilescope/table_json.h"
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace ts {
 
-nlohmann::json tableJson(const Mapping& m, bool summary) {
-    using nlohmann::json;
-    json j;
+namespace {
+
+void writeList(std::ostream& os, const std::int64_t* v, std::size_t n) {
+    os << '[';
+    for (std::size_t k = 0; k < n; ++k)
+        os << (k ? "," : "") << v[k];
+    os << ']';
+}
+
+void writeList(std::ostream& os, const Shape& s) {
+    writeList(os, s.data(), s.size());
+}
+
+// Row-major coordinates of consecutive cells, advanced like an odometer.
+struct Odometer {
+    const Shape& shape;
+    std::vector<std::int64_t> c;
+    explicit Odometer(const Shape& s) : shape(s), c(s.size(), 0) {}
+    void next() {
+        for (std::size_t k = c.size(); k-- > 0;) {
+            if (++c[k] < shape[k]) return;
+            c[k] = 0;
+        }
+    }
+};
+
+} // namespace
+
+void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
     if (const Layout* l = std::get_if<Layout>(&m)) {
         LayoutTable t = l->evaluate();
-        j["kind"] = "layout";
-        j["input_shape"] = t.inputShape;
-        j["output_shape"] = t.outputShape;
-        if (summary) return j;
-        json cells = json::array();
-        const auto cellCount = t.cells();
-        for (std::int64_t c = 0; c < cellCount; ++c) {
-            std::vector<std::int64_t> in(t.inputShape.size());
-            std::int64_t r = c;
-            for (std::size_t k = in.size(); k-- > 0;) {
-                in[k] = r % t.inputShape[k];
-                r /= t.inputShape[k];
+        os << "{\"kind\":\"layout\",\"input_shape\":";
+        writeList(os, t.inputShape);
+        os << ",\"output_shape\":";
+        writeList(os, t.outputShape);
+        if (!summary) {
+            os << ",\"cells\":[";
+            Odometer in(t.inputShape);
+            for (std::int64_t c = 0; c < t.cells(); ++c, in.next()) {
+                os << (c ? ",{\"in\":" : "{\"in\":");
+                writeList(os, in.c);
+                os << ",\"out\":";
+                writeList(os, t.out.data() + c * t.outRank, t.outRank);
+                os << '}';
             }
-            std::vector<std::int64_t> out(t.out.begin() + c * t.outRank,
-                                          t.out.begin() + (c + 1) * t.outRank);
-            cells.push_back({{"in", in}, {"out", out}});
+            os << ']';
         }
-        j["cells"] = std::move(cells);
-        return j;
+        os << '}';
+        return;
     }
-    const Fragment& f = std::get<Fragment>(m);
-    FragmentTable t = f.evaluate();
-    j["kind"] = "fragment";
-    j["input_shape"] = t.inputShape;
-    j["thread_extent"] = t.threadExtent;
-    j["replicate"] = t.replicate;
+    const FragmentTable t = std::get<Fragment>(m).evaluate();
+    os << "{\"kind\":\"fragment\",\"input_shape\":";
+    writeList(os, t.inputShape);
+    os << ",\"thread_extent\":" << t.threadExtent << ",\"replicate\":" << t.replicate
+       << ",\"local_size\":";
     if (t.localRank == 1)
-        j["local_size"] = t.localShape[0];
+        os << t.localShape[0];
     else
-        j["local_size"] = t.localShape;
-    if (summary) return j;
-    json cells = json::array();
-    const auto cellCount = t.cells();
-    for (std::int64_t c = 0; c < cellCount; ++c) {
-        std::vector<std::int64_t> in(t.inputShape.size());
-        std::int64_t r = c;
-        for (std::size_t k = in.size(); k-- > 0;) {
-            in[k] = r % t.inputShape[k];
-            r /= t.inputShape[k];
+        writeList(os, t.localShape);
+    if (!summary) {
+        os << ",\"cells\":[";
+        Odometer in(t.inputShape);
+        for (std::int64_t c = 0; c < t.cells(); ++c, in.next()) {
+            os << (c ? ",{\"in\":" : "{\"in\":");
+            writeList(os, in.c);
+            os << ",\"threads\":";
+            writeList(os, t.threads.data() + c * t.replicate,
+                      static_cast<std::size_t>(t.replicate));
+            os << ",\"local\":";
+            if (t.localRank == 1)
+                os << t.local[c];
+            else
+                writeList(os, t.local.data() + c * t.localRank, t.localRank);
+            os << '}';
         }
-        std::vector<std::int64_t> th(t.threads.begin() + c * t.replicate,
-                                     t.threads.begin() + (c + 1) * t.replicate);
-        json cell{{"in", in}, {"threads", th}};
-        if (t.localRank == 1)
-            cell["local"] = t.local[c];
-        else
-            cell["local"] = std::vector<std::int64_t>(t.local.begin() + c * t.localRank,
-                                                      t.local.begin() + (c + 1) * t.localRank);
-        cells.push_back(std::move(cell));
+        os << ']';
     }
-    j["cells"] = std::move(cells);
-    return j;
+    os << '}';
+}
+
+nlohmann::json tableJson(const Mapping& m, bool summary) {
+    std::ostringstream os;
+    writeTableJson(os, m, summary);
+    return nlohmann::json::parse(os.str());
 }
 
 } // namespace ts
