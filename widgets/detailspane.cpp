@@ -29,7 +29,9 @@ void DetailsPane::setLayoutSummary(const QString& title, const QString& repr) {
     refresh();
 }
 
-QString DetailsPane::html() const { return view_->toHtml(); }
+QString DetailsPane::html() const {
+    return view_->toHtml();
+}
 
 void DetailsPane::refresh() {
     const QString row = QStringLiteral(
@@ -38,11 +40,13 @@ void DetailsPane::refresh() {
     h += QStringLiteral("<p style='color:#6b7280;margin:0'>CELL UNDER THE MOUSE</p>");
     if (cell_.valid) {
         h += QStringLiteral("<table cellspacing=0 cellpadding=1>");
-        h += row.arg(QStringLiteral("grid"), QStringLiteral("row %1, col %2").arg(cell_.row).arg(cell_.col));
+        h += row.arg(QStringLiteral("grid"),
+                     QStringLiteral("row %1, col %2").arg(cell_.row).arg(cell_.col));
         h += row.arg(QStringLiteral("logical"), cell_.logical.toHtmlEscaped());
         if (!cell_.threads.isEmpty()) h += row.arg(QStringLiteral("thread(s)"), cell_.threads);
         if (!cell_.slot.isEmpty()) h += row.arg(QStringLiteral("slot"), cell_.slot);
-        if (!cell_.physical.isEmpty()) h += row.arg(QStringLiteral("physical"), cell_.physical.toHtmlEscaped());
+        if (!cell_.physical.isEmpty())
+            h += row.arg(QStringLiteral("physical"), cell_.physical.toHtmlEscaped());
         h += row.arg(QStringLiteral("label"), cell_.label.toHtmlEscaped());
         h += QStringLiteral("</table>");
     } else {
@@ -55,7 +59,8 @@ void DetailsPane::refresh() {
     if (!title_.isEmpty()) {
         h += QStringLiteral("<p style='color:#6b7280;margin:10px 0 0 0'>LAYOUT</p><p><b>%1</b></p>")
                  .arg(title_.toHtmlEscaped());
-        h += QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>").arg(repr_.toHtmlEscaped());
+        h +=
+            QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>").arg(repr_.toHtmlEscaped());
     }
     h += QStringLiteral("</div>");
     view_->setHtml(h);

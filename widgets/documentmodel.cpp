@@ -16,7 +16,8 @@ class SetTextCmd : public QUndoCommand {
 public:
     SetTextCmd(DocumentModel* m, int i, QString before, QString after, bool typing)
         : m_(m), i_(i), before_(std::move(before)), after_(std::move(after)), typing_(typing) {
-        setText(QStringLiteral("Edit mapping of “%1”").arg(QString::fromStdString(m->layout(i).name)));
+        setText(
+            QStringLiteral("Edit mapping of “%1”").arg(QString::fromStdString(m->layout(i).name)));
         stamp_ = QDateTime::currentMSecsSinceEpoch();
     }
     void undo() override { m_->applyText(i_, before_); }
@@ -229,13 +230,16 @@ void DocumentModel::replaceDocument(const ts::Document& d, const QString& path, 
     setForcedDirty(dirty);
 }
 
-void DocumentModel::newDocument() { replaceDocument(defaultDocument(), QString(), false); }
+void DocumentModel::newDocument() {
+    replaceDocument(defaultDocument(), QString(), false);
+}
 
 bool DocumentModel::loadJson(const QByteArray& json, const QString& fileName, QString* error) {
     try {
         ts::Document d = ts::parseDocument(json.toStdString(), fileName.toStdString());
         if (d.layouts.empty())
-            throw ts::DocumentError(fileName.toStdString(), "/layouts", "the project has no layouts");
+            throw ts::DocumentError(fileName.toStdString(), "/layouts",
+                                    "the project has no layouts");
         replaceDocument(d, fileName, false);
         return true;
     } catch (const ts::DocumentError& e) {
@@ -257,7 +261,8 @@ bool DocumentModel::load(const QString& path, QString* error) {
         return false;
     }
     if (f.size() > (64 << 20)) {
-        if (error) *error = QStringLiteral("%1 is larger than 64 MiB; not a project file").arg(path);
+        if (error)
+            *error = QStringLiteral("%1 is larger than 64 MiB; not a project file").arg(path);
         return false;
     }
     return loadJson(f.readAll(), QFileInfo(path).absoluteFilePath(), error);

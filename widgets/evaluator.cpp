@@ -16,7 +16,9 @@ LayoutEvaluator::LayoutEvaluator(QObject* parent)
     connect(&timer_, &QTimer::timeout, this, &LayoutEvaluator::run);
 }
 
-LayoutEvaluator::~LayoutEvaluator() { latest_->store(~quint64(0)); }
+LayoutEvaluator::~LayoutEvaluator() {
+    latest_->store(~quint64(0));
+}
 
 void LayoutEvaluator::request(const QString& text, ViewMode view, ColorMode color) {
     text_ = text;
@@ -55,7 +57,8 @@ EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMod
     } catch (const ts::ParseError& e) {
         r.error = QString::fromStdString(e.message());
         r.errorLong = QString::fromStdString(e.what());
-        if (auto c = e.caretLines(); !c.empty()) r.errorLong += QLatin1Char('\n') + QString::fromStdString(c);
+        if (auto c = e.caretLines(); !c.empty())
+            r.errorLong += QLatin1Char('\n') + QString::fromStdString(c);
         r.column = static_cast<int>(e.column());
     } catch (const ts::InputError& e) {
         r.error = r.errorLong = QString::fromStdString(e.what());

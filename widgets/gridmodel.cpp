@@ -138,13 +138,19 @@ ColorMode colorModeFromString(const std::string& s) {
     if (s == "replica") return ColorMode::Replica;
     return ColorMode::Thread;
 }
-std::string viewModeName(ViewMode v) { return v == ViewMode::Output ? "output" : "input"; }
+std::string viewModeName(ViewMode v) {
+    return v == ViewMode::Output ? "output" : "input";
+}
 std::string colorModeName(ColorMode c) {
     switch (c) {
-    case ColorMode::Warp: return "warp";
-    case ColorMode::Slot: return "slot";
-    case ColorMode::Replica: return "replica";
-    default: return "thread";
+    case ColorMode::Warp:
+        return "warp";
+    case ColorMode::Slot:
+        return "slot";
+    case ColorMode::Replica:
+        return "replica";
+    default:
+        return "thread";
     }
 }
 
@@ -160,12 +166,13 @@ GridModel GridModel::fromMapping(const ts::Mapping& m, ViewMode view, ColorMode 
     return fromLayout(l.evaluate(), view);
 }
 
-GridModel GridModel::fromFragment(const ts::FragmentTable& t, ColorMode color) {
+GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color) {
     auto d = std::make_shared<Data>();
     d->kind = Kind::Fragment;
     d->color = color;
-    d->inShape = t.inputShape;
-    d->frag = t;
+    d->inShape = table.inputShape;
+    d->frag = std::move(table);
+    const ts::FragmentTable& t = d->frag;
     std::tie(d->rows, d->cols) = flatten2d(t.inputShape);
     const std::int64_t n = t.cells(), R = t.replicate;
     const std::size_t lr = t.localRank;
@@ -189,11 +196,11 @@ GridModel GridModel::fromFragment(const ts::FragmentTable& t, ColorMode color) {
             lut[k] = threadColor(k).rgb();
         for (std::int64_t c = 0; c < n; ++c)
             d->colors[c] = lut[t.threads[c * R]];
-        for (std::int64_t w = 0; w < std::min<std::int64_t>(warps, 8); ++w)
-            d->legend.push_back({threadColor(w * 32 + 8),
-                                 QStringLiteral("warp %1: T%2–T%3").arg(w).arg(w * 32).arg(
-                                     std::min(T, w * 32 + 32) - 1)});
-        if (warps > 8) d->legend.push_back({QColor(Qt::transparent), QStringLiteral("…")});
+        for (int lane : {0, 8, 16, 24})
+            d->legend.push_back({threadColor(lane), QStringLiteral("lane %1").arg(lane)});
+        if (warps > 1)
+            d->legend.push_back(
+                {threadColor(32), QStringLiteral("lane 0 of warp 1 (tint = warp)")});
         d->subtitle = QStringLiteral("colour: thread (hue = lane, tint = warp)");
         break;
     }
@@ -212,8 +219,8 @@ GridModel GridModel::fromFragment(const ts::FragmentTable& t, ColorMode color) {
         for (std::int64_t c = 0; c < n; ++c)
             d->colors[c] = col(d->localFlat[c]).rgb();
         for (std::int64_t s = 0; s < std::min<std::int64_t>(L, 12); ++s)
-            d->legend.push_back({col(L <= 12 ? s : s * (L - 1) / 11), QStringLiteral("L%1").arg(
-                                                                          L <= 12 ? s : s * (L - 1) / 11)});
+            d->legend.push_back({col(L <= 12 ? s : s * (L - 1) / 11),
+                                 QStringLiteral("L%1").arg(L <= 12 ? s : s * (L - 1) / 11)});
         d->subtitle = QStringLiteral("colour: register slot");
         break;
     }
@@ -249,11 +256,12 @@ GridModel GridModel::fromFragment(const ts::FragmentTable& t, ColorMode color) {
     return g;
 }
 
-GridModel GridModel::fromLayout(const ts::LayoutTable& t, ViewMode view) {
+GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view) {
     auto d = std::make_shared<Data>();
     d->view = view;
-    d->inShape = t.inputShape;
-    d->lay = t;
+    d->inShape = table.inputShape;
+    d->lay = std::move(table);
+    const ts::LayoutTable& t = d->lay;
     const std::int64_t n = t.cells();
     const std::size_t rk = t.outRank;
     d->outFlat.resize(n);
@@ -294,8 +302,8 @@ GridModel GridModel::fromLayout(const ts::LayoutTable& t, ViewMode view) {
         d->colors.resize(total);
         const QRgb grey = QColor::fromRgbF(0.95, 0.95, 0.95).rgb();
         for (std::int64_t o = 0; o < total; ++o)
-            d->colors[o] = d->src[o] < 0 ? grey
-                                         : rampColor(n > 1 ? double(d->src[o]) / (n - 1) : 0.0).rgb();
+            d->colors[o] =
+                d->src[o] < 0 ? grey : rampColor(n > 1 ? double(d->src[o]) / (n - 1) : 0.0).rgb();
         d->title = head + QStringLiteral(" (output view)");
         d->subtitle = QStringLiteral("label: source coordinates; colour: source position");
         std::int64_t maxDim = 1;
@@ -309,12 +317,12 @@ GridModel GridModel::fromLayout(const ts::LayoutTable& t, ViewMode view) {
                 {QColor(Qt::transparent),
                  QStringLiteral("%1 collisions (last source shown)").arg(d->collisions)});
     }
-    d->legend.insert(d->legend.begin(),
-                     {{rampColor(0), view == ViewMode::Input ? QStringLiteral("offset 0")
-                                                             : QStringLiteral("first source")},
-                      {rampColor(1), view == ViewMode::Input
-                                         ? QStringLiteral("offset %1").arg(maxOut)
-                                         : QStringLiteral("last source")}});
+    d->legend.insert(
+        d->legend.begin(),
+        {{rampColor(0),
+          view == ViewMode::Input ? QStringLiteral("offset 0") : QStringLiteral("first source")},
+         {rampColor(1), view == ViewMode::Input ? QStringLiteral("offset %1").arg(maxOut)
+                                                : QStringLiteral("last source")}});
     GridModel g;
     g.d_ = d;
     return g;
@@ -322,13 +330,27 @@ GridModel GridModel::fromLayout(const ts::LayoutTable& t, ViewMode view) {
 
 // ---------------------------------------------------------------- queries
 
-GridModel::Kind GridModel::kind() const { return d_ ? d_->kind : Kind::Empty; }
-int GridModel::rows() const { return d_ ? d_->rows : 0; }
-int GridModel::cols() const { return d_ ? d_->cols : 0; }
-QString GridModel::title() const { return d_ ? d_->title : QString(); }
-QString GridModel::subtitle() const { return d_ ? d_->subtitle : QString(); }
-ColorMode GridModel::colorMode() const { return d_ ? d_->color : ColorMode::Thread; }
-ViewMode GridModel::viewMode() const { return d_ ? d_->view : ViewMode::Input; }
+GridModel::Kind GridModel::kind() const {
+    return d_ ? d_->kind : Kind::Empty;
+}
+int GridModel::rows() const {
+    return d_ ? d_->rows : 0;
+}
+int GridModel::cols() const {
+    return d_ ? d_->cols : 0;
+}
+QString GridModel::title() const {
+    return d_ ? d_->title : QString();
+}
+QString GridModel::subtitle() const {
+    return d_ ? d_->subtitle : QString();
+}
+ColorMode GridModel::colorMode() const {
+    return d_ ? d_->color : ColorMode::Thread;
+}
+ViewMode GridModel::viewMode() const {
+    return d_ ? d_->view : ViewMode::Input;
+}
 
 const std::vector<LegendEntry>& GridModel::legend() const {
     static const std::vector<LegendEntry> none;
@@ -345,9 +367,17 @@ QRgb GridModel::color(int r, int c) const {
     return d_ ? d_->colors[std::int64_t(r) * d_->cols + c] : 0xffffffff;
 }
 
-int GridModel::labelLines() const { return d_ && d_->kind == Kind::Fragment ? 2 : 1; }
+const QRgb* GridModel::colorData() const {
+    return d_ && !d_->colors.empty() ? d_->colors.data() : nullptr;
+}
 
-int GridModel::maxLabelChars(int line) const { return d_ ? d_->maxLen[line ? 1 : 0] : 1; }
+int GridModel::labelLines() const {
+    return d_ && d_->kind == Kind::Fragment ? 2 : 1;
+}
+
+int GridModel::maxLabelChars(int line) const {
+    return d_ ? d_->maxLen[line ? 1 : 0] : 1;
+}
 
 QString GridModel::label(int r, int c, int line) const {
     if (!d_) return {};
@@ -368,7 +398,8 @@ QString GridModel::label(int r, int c, int line) const {
         }
         return s;
     }
-    case Kind::LayoutInput: return QString::number(d_->outFlat[cell]);
+    case Kind::LayoutInput:
+        return QString::number(d_->outFlat[cell]);
     case Kind::LayoutOutput: {
         const std::int64_t s = d_->src[cell];
         if (s < 0) return {};
@@ -376,7 +407,8 @@ QString GridModel::label(int r, int c, int line) const {
         unravel(s, d_->inShape, v);
         return tuple(v.data(), v.size(), true);
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -443,7 +475,8 @@ CellInfo GridModel::info(int r, int c) const {
         i.physical = QStringLiteral("%1 → offset %2").arg(tuple(o.data(), o.size())).arg(cell);
         break;
     }
-    default: break;
+    default:
+        break;
     }
     return i;
 }
@@ -466,7 +499,8 @@ Highlight GridModel::highlightFor(int r, int c, bool slot) const {
         h.kind = Highlight::Value;
         h.value = d_->src[cell];
         break;
-    default: break;
+    default:
+        break;
     }
     return h;
 }
@@ -483,20 +517,26 @@ bool GridModel::matches(int r, int c, const Highlight& h) const {
             return std::find(th, th + R, h.value) != th + R;
         }
         return false;
-    case Kind::LayoutInput: return d_->outFlat[cell] == h.value;
-    case Kind::LayoutOutput: return d_->src[cell] == h.value;
-    default: return false;
+    case Kind::LayoutInput:
+        return d_->outFlat[cell] == h.value;
+    case Kind::LayoutOutput:
+        return d_->src[cell] == h.value;
+    default:
+        return false;
     }
 }
 
 QString GridModel::describe(const Highlight& h) const {
     switch (h.kind) {
-    case Highlight::Thread: return QStringLiteral("thread T%1").arg(h.value);
-    case Highlight::Slot: return QStringLiteral("slot L%1").arg(h.value);
+    case Highlight::Thread:
+        return QStringLiteral("thread T%1").arg(h.value);
+    case Highlight::Slot:
+        return QStringLiteral("slot L%1").arg(h.value);
     case Highlight::Value:
         return kind() == Kind::LayoutOutput ? QStringLiteral("source cell %1").arg(h.value)
                                             : QStringLiteral("offset %1").arg(h.value);
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -513,7 +553,9 @@ std::uint8_t GridModel::mark(int r, int c) const {
     return cell < marks_->size() ? (*marks_)[cell] : 0;
 }
 
-bool GridModel::hasMarks() const { return marks_ != nullptr; }
+bool GridModel::hasMarks() const {
+    return marks_ != nullptr;
+}
 
 QString GridModel::toTextTable() const {
     if (!d_) return {};

@@ -64,8 +64,8 @@ public:
     GridModel() = default;
     // Throws ts::InputError when the grid would exceed kMaxDrawCells.
     static GridModel fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color);
-    static GridModel fromFragment(const ts::FragmentTable& t, ColorMode color);
-    static GridModel fromLayout(const ts::LayoutTable& t, ViewMode view);
+    static GridModel fromFragment(ts::FragmentTable t, ColorMode color);
+    static GridModel fromLayout(ts::LayoutTable t, ViewMode view);
 
     Kind kind() const;
     bool isEmpty() const { return rows() == 0 || cols() == 0; }
@@ -79,9 +79,10 @@ public:
 
     bool filled(int r, int c) const;
     QRgb color(int r, int c) const;
-    int labelLines() const;                 // 1 or 2
+    const QRgb* colorData() const; // row-major, rows() * cols(); null when empty
+    int labelLines() const;        // 1 or 2
     QString label(int r, int c, int line) const;
-    int maxLabelChars(int line) const;      // the longest label of that line (for font sizing)
+    int maxLabelChars(int line) const; // the longest label of that line (for font sizing)
     QString rowHeader(int r) const { return QString::number(r); }
     QString colHeader(int c) const { return QString::number(c); }
     CellInfo info(int r, int c) const;

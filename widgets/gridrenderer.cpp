@@ -3,12 +3,14 @@
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QPageSize>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <cmath>
+#include <cstring>
 
 namespace tsw {
 
@@ -100,7 +102,9 @@ void GridRenderer::setCellColorOverlay(std::shared_ptr<const CellColorOverlay> o
 void GridRenderer::addOverlay(std::shared_ptr<const GridOverlay> o) {
     overlays_.push_back(std::move(o));
 }
-void GridRenderer::clearOverlays() { overlays_.clear(); }
+void GridRenderer::clearOverlays() {
+    overlays_.clear();
+}
 
 double GridRenderer::headerW() const {
     if (!style_.headers) return 0;
@@ -109,8 +113,12 @@ double GridRenderer::headerW() const {
         ++d;
     return std::max(26.0, d * 7.5 + 12);
 }
-double GridRenderer::headerH() const { return style_.headers ? 22 : 0; }
-double GridRenderer::titleH() const { return style_.title ? 48 : 0; }
+double GridRenderer::headerH() const {
+    return style_.headers ? 22 : 0;
+}
+double GridRenderer::titleH() const {
+    return style_.title ? 48 : 0;
+}
 double GridRenderer::legendH() const {
     if (!style_.legendInScene || model_.isEmpty()) return 0;
     return paintLegend(nullptr, {}, model_.cols() * style_.cell + headerW(), false).height() + 8;
@@ -246,10 +254,15 @@ void GridRenderer::paint(QPainter& p, const QRectF& deviceRect, QPointF origin,
     if (!vis.isEmpty()) {
         const int c0 = std::max(0, int(std::floor((vis.left() - g.left()) / style_.cell)));
         const int r0 = std::max(0, int(std::floor((vis.top() - g.top()) / style_.cell)));
-        const int c1 = std::min(model_.cols(), int(std::ceil((vis.right() - g.left()) / style_.cell)));
-        const int r1 = std::min(model_.rows(), int(std::ceil((vis.bottom() - g.top()) / style_.cell)));
+        const int c1 =
+            std::min(model_.cols(), int(std::ceil((vis.right() - g.left()) / style_.cell)));
+        const int r1 =
+            std::min(model_.rows(), int(std::ceil((vis.bottom() - g.top()) / style_.cell)));
         const QRect cells(c0, r0, std::max(0, c1 - c0), std::max(0, r1 - r0));
-        if (style_.cell * scale < 3.0)
+        // Below ~10 px a cell has no gap and no label: one image pixel per cell is exact and
+        // far cheaper than a rectangle per cell.
+        if (style_.cell * scale < 10.0 && p.paintEngine()->type() != QPaintEngine::SVG &&
+            p.paintEngine()->type() != QPaintEngine::Pdf)
             paintLowDetail(p, cells);
         else
             paintCells(p, cells);
@@ -277,7 +290,12 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
     const quint64 key = revision_ ^ (colorOverlay_ ? colorOverlay_->revision() << 32 : 0);
     if (lowDetail_.isNull() || lowDetailKey_ != key) {
         QImage img(model_.cols(), model_.rows(), QImage::Format_RGB32);
-        for (int r = 0; r < model_.rows(); ++r) {
+        const QRgb* base = model_.colorData();
+        const bool plain = !colorOverlay_ && !highlight_.active() && !model_.hasMarks() && base;
+        for (int r = 0; plain && r < model_.rows(); ++r)
+            std::memcpy(img.scanLine(r), base + std::size_t(r) * model_.cols(),
+                        sizeof(QRgb) * std::size_t(model_.cols()));
+        for (int r = 0; !plain && r < model_.rows(); ++r) {
             auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
             for (int c = 0; c < model_.cols(); ++c)
                 line[c] = model_.mark(r, c) ? qRgb(220, 30, 30) : effectiveColor(r, c);
@@ -307,7 +325,7 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     const double cell = style_.cell;
     double f[2] = {0, 0};
     for (int l = 0; l < lines; ++l) {
-        const double byWidth = cell * 0.86 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
+        const double byWidth = cell * 0.94 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
         f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.34), byWidth) * scale_;
     }
     if (lines == 2) f[1] = std::min(f[1], f[0] * 1.05);
@@ -326,9 +344,9 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
                 p.setPen(ink);
                 if (lines == 2) {
                     p.setFont(fonts[0]);
-                    p.drawText(QRectF(d.left(), d.top() + d.height() * 0.10, d.width(),
-                                      d.height() * 0.42),
-                               Qt::AlignCenter, model_.label(r, c, 0));
+                    p.drawText(
+                        QRectF(d.left(), d.top() + d.height() * 0.10, d.width(), d.height() * 0.42),
+                        Qt::AlignCenter, model_.label(r, c, 0));
                     if (f[1] >= style_.minLabelPx) {
                         p.setFont(fonts[1]);
                         p.drawText(QRectF(d.left(), d.top() + d.height() * 0.50, d.width(),
@@ -404,8 +422,7 @@ QImage GridRenderer::renderImage(double scale) const {
         scale *= std::sqrt(kMaxPixels / (s.width() * s.height()));
         s = sceneSize() * scale;
     }
-    QImage img(QSize(int(std::ceil(s.width())), int(std::ceil(s.height()))),
-               QImage::Format_ARGB32_Premultiplied);
+    QImage img(QSize(int(std::ceil(s.width())), int(std::ceil(s.height()))), QImage::Format_RGB32);
     if (img.isNull()) return img;
     img.fill(Qt::white);
     QPainter p(&img);
@@ -427,14 +444,17 @@ bool GridRenderer::exportFile(const QString& path, QString* error, double scale)
         if (!f.open(QIODevice::WriteOnly | QIODevice::Text))
             return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
         f.write(model_.toTextTable().toUtf8());
-        if (!f.commit()) return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        if (!f.commit())
+            return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
         return true;
     }
     if (ext == QLatin1String("png") || ext == QLatin1String("jpg") ||
         ext == QLatin1String("jpeg") || ext == QLatin1String("bmp")) {
         const QImage img = renderImage(scale);
         if (img.isNull()) return fail(QStringLiteral("the image is too large to allocate"));
-        if (!img.save(path)) return fail(QStringLiteral("cannot write image %1").arg(path));
+        // Light compression: large grids encode several times faster, files grow ~20%.
+        if (!img.save(path, nullptr, ext == QLatin1String("png") ? 80 : -1))
+            return fail(QStringLiteral("cannot write image %1").arg(path));
         return true;
     }
     if (ext == QLatin1String("svg")) {
@@ -449,7 +469,8 @@ bool GridRenderer::exportFile(const QString& path, QString* error, double scale)
         if (!p.begin(&gen)) return fail(QStringLiteral("cannot write SVG %1").arg(path));
         paint(p, QRectF(QPointF(0, 0), s), QPointF(0, 0), scale);
         p.end();
-        return QFileInfo(path).size() > 0 ? true : fail(QStringLiteral("cannot write %1").arg(path));
+        return QFileInfo(path).size() > 0 ? true
+                                          : fail(QStringLiteral("cannot write %1").arg(path));
     }
     if (ext == QLatin1String("pdf")) {
         // PDF pages are limited to 200 inches; larger grids are scaled down to fit.
@@ -469,9 +490,11 @@ bool GridRenderer::exportFile(const QString& path, QString* error, double scale)
         if (!p.begin(&w)) return fail(QStringLiteral("cannot write PDF %1").arg(path));
         paint(p, QRectF(QPointF(0, 0), s), QPointF(0, 0), scale);
         p.end();
-        return QFileInfo(path).size() > 0 ? true : fail(QStringLiteral("cannot write %1").arg(path));
+        return QFileInfo(path).size() > 0 ? true
+                                          : fail(QStringLiteral("cannot write %1").arg(path));
     }
-    return fail(QStringLiteral("unknown export format '.%1' (use .png, .svg, .pdf or .txt)").arg(ext));
+    return fail(
+        QStringLiteral("unknown export format '.%1' (use .png, .svg, .pdf or .txt)").arg(ext));
 }
 
 } // namespace tsw

@@ -68,12 +68,12 @@ public:
 class GridRenderer {
 public:
     struct Style {
-        double cell = 48;          // scene units per cell
-        bool title = true;         // title and subtitle above the grid
-        bool headers = true;       // row / column numbers
+        double cell = 48;           // scene units per cell
+        bool title = true;          // title and subtitle above the grid
+        bool headers = true;        // row / column numbers
         bool legendInScene = false; // legend below the grid (exports)
-        double minLabelPx = 6.5;   // smallest label font drawn, device pixels
-        QString fontFamily;        // empty: application default
+        double minLabelPx = 5.5;    // smallest label font drawn, device pixels
+        QString fontFamily;         // empty: application default
     };
 
     GridRenderer();
@@ -97,7 +97,7 @@ public:
     // Geometry in scene units.
     QSizeF sceneSize() const;
     QRectF gridRect() const;
-    QRectF cellRect(int row, int col) const; // scene
+    QRectF cellRect(int row, int col) const;              // scene
     std::optional<QPoint> cellAt(QPointF scenePos) const; // (x = col, y = row)
     // Current transform while painting (for overlays): scene -> device.
     QPointF origin() const { return origin_; }

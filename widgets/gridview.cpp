@@ -66,7 +66,9 @@ double GridView::legendReserve() const {
     return ls.isEmpty() ? 0 : ls.height() + 24;
 }
 
-double GridView::zoomRelative() const { return scale_ / fitScale(); }
+double GridView::zoomRelative() const {
+    return scale_ / fitScale();
+}
 
 void GridView::setLegendVisible(bool on) {
     legend_ = on;
@@ -99,7 +101,7 @@ void GridView::clampOrigin() {
     // Keep at least a quarter of the view covered by the scene.
     const QSizeF s = renderer_.sceneSize() * scale_;
     const double mx = width() * 0.75, my = height() * 0.75;
-    origin_.setX(std::clamp(origin_.x(), std::min(0.0, width() - s.width() - mx) , mx));
+    origin_.setX(std::clamp(origin_.x(), std::min(0.0, width() - s.width() - mx), mx));
     origin_.setY(std::clamp(origin_.y(), std::min(0.0, height() - s.height() - my), my));
 }
 
@@ -134,8 +136,12 @@ void GridView::zoomBy(double factor, QPointF anchor) {
     applyTransform(ns, anchor - scenePt * ns);
 }
 
-void GridView::zoomIn() { zoomBy(1.25, QPointF(width() / 2.0, height() / 2.0)); }
-void GridView::zoomOut() { zoomBy(0.8, QPointF(width() / 2.0, height() / 2.0)); }
+void GridView::zoomIn() {
+    zoomBy(1.25, QPointF(width() / 2.0, height() / 2.0));
+}
+void GridView::zoomOut() {
+    zoomBy(0.8, QPointF(width() / 2.0, height() / 2.0));
+}
 
 void GridView::setHoveredCell(int row, int col) {
     std::optional<QPoint> c;
@@ -284,15 +290,37 @@ void GridView::keyPressEvent(QKeyEvent* e) {
     const double step = 60;
     switch (e->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomIn(); break;
-    case Qt::Key_Minus: zoomOut(); break;
-    case Qt::Key_0: zoomToFit(); break;
-    case Qt::Key_Escape: setHighlight({}); break;
-    case Qt::Key_Left: fitted_ = false; applyTransform(scale_, origin_ + QPointF(step, 0)); break;
-    case Qt::Key_Right: fitted_ = false; applyTransform(scale_, origin_ - QPointF(step, 0)); break;
-    case Qt::Key_Up: fitted_ = false; applyTransform(scale_, origin_ + QPointF(0, step)); break;
-    case Qt::Key_Down: fitted_ = false; applyTransform(scale_, origin_ - QPointF(0, step)); break;
-    default: QWidget::keyPressEvent(e); return;
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_0:
+        zoomToFit();
+        break;
+    case Qt::Key_Escape:
+        setHighlight({});
+        break;
+    case Qt::Key_Left:
+        fitted_ = false;
+        applyTransform(scale_, origin_ + QPointF(step, 0));
+        break;
+    case Qt::Key_Right:
+        fitted_ = false;
+        applyTransform(scale_, origin_ - QPointF(step, 0));
+        break;
+    case Qt::Key_Up:
+        fitted_ = false;
+        applyTransform(scale_, origin_ + QPointF(0, step));
+        break;
+    case Qt::Key_Down:
+        fitted_ = false;
+        applyTransform(scale_, origin_ - QPointF(0, step));
+        break;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
     }
     e->accept();
 }
@@ -331,7 +359,8 @@ bool GridView::event(QEvent* e) {
         }
         break;
     }
-    default: break;
+    default:
+        break;
     }
     return QWidget::event(e);
 }

@@ -33,13 +33,17 @@ QVariant LayoutListModel::data(const QModelIndex& index, int role) const {
     const QString text = QString::fromStdString(l.text);
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::EditRole: return QString::fromStdString(l.name);
-    case Qt::ToolTipRole: return text;
-    case TextRole: return text;
+    case Qt::EditRole:
+        return QString::fromStdString(l.name);
+    case Qt::ToolTipRole:
+        return text;
+    case TextRole:
+        return text;
     case KindRole:
         return text.contains(QLatin1String("Layout(")) ? QStringLiteral("layout")
                                                        : QStringLiteral("mapping");
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -53,8 +57,7 @@ bool LayoutListModel::setData(const QModelIndex& index, const QVariant& value, i
 
 Qt::ItemFlags LayoutListModel::flags(const QModelIndex& index) const {
     if (!index.isValid()) return Qt::NoItemFlags;
-    return Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable |
-           Qt::ItemNeverHasChildren;
+    return Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemNeverHasChildren;
 }
 
 QHash<int, QByteArray> LayoutListModel::roleNames() const {

@@ -78,6 +78,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(statusZoom_);
 
     setAcceptDrops(true);
+    // The grid is the point of the window: panels docked below it start low.
+    QList<QDockWidget*> bottom;
+    for (auto* d : findChildren<QDockWidget*>())
+        if (dockWidgetArea(d) == Qt::BottomDockWidgetArea && d->isVisibleTo(this)) bottom << d;
+    if (!bottom.isEmpty()) resizeDocks(bottom, QList<int>(bottom.size(), 170), Qt::Vertical);
     defaultState_ = saveState(kStateVersion);
     restoreSettings();
     onActiveChanged();

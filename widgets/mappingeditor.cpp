@@ -20,7 +20,9 @@ namespace tsw {
 
 namespace {
 
-QString varName(int k) { return QString(QChar('i' + k)); }
+QString varName(int k) {
+    return QString(QChar('i' + k));
+}
 
 // TileLang placeholders (_i, _j, _rep) -> lambda variable names (i, j, rep).
 QString fromPlaceholders(const std::string& e) {
@@ -72,9 +74,10 @@ CodeEdit::CodeEdit(QWidget* parent) : QPlainTextEdit(parent) {
     f.setPointSizeF(std::max(10.0, f.pointSizeF()));
     setFont(f);
     setTabChangesFocus(true);
-    setPlaceholderText(QStringLiteral(
-        "T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
-        "forward_index_fn=lambda i, j: j % 2)\n\nor a builtin: make_gemm_c_fragment((32, 32), 128)"));
+    setPlaceholderText(
+        QStringLiteral("T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
+                       "forward_index_fn=lambda i, j: j % 2)\n\nor a builtin: "
+                       "make_gemm_c_fragment((32, 32), 128)"));
 }
 
 bool CodeEdit::event(QEvent* e) {
@@ -193,7 +196,9 @@ MappingEditor::MappingEditor(QWidget* parent) : QWidget(parent) {
     updateKind();
 }
 
-QString MappingEditor::text() const { return code_->toPlainText(); }
+QString MappingEditor::text() const {
+    return code_->toPlainText();
+}
 
 void MappingEditor::setText(const QString& text) {
     if (text != code_->toPlainText()) {
@@ -265,8 +270,10 @@ QString MappingEditor::textFromFields() const {
     const QString args = vars.join(QStringLiteral(", "));
     if (kind_->currentIndex() == 1) {
         const QStringList outs = splitTopLevel(index_->text());
-        const QString body = outs.size() == 1 ? outs[0] : '(' + outs.join(QStringLiteral(", ")) + ')';
-        return QStringLiteral("T.Layout(%1, lambda %2: %3)").arg(shape, args, body.isEmpty() ? args : body);
+        const QString body =
+            outs.size() == 1 ? outs[0] : '(' + outs.join(QStringLiteral(", ")) + ')';
+        return QStringLiteral("T.Layout(%1, lambda %2: %3)")
+            .arg(shape, args, body.isEmpty() ? args : body);
     }
     const int R = replicate_->value();
     QString t = QStringLiteral("T.Fragment(%1, forward_thread_fn=lambda %2%3: %4")
@@ -277,7 +284,8 @@ QString MappingEditor::textFromFields() const {
     if (!idx.isEmpty()) {
         const QStringList outs = splitTopLevel(idx);
         t += QStringLiteral(", forward_index_fn=lambda %1: %2")
-                 .arg(args, outs.size() == 1 ? outs[0] : '(' + outs.join(QStringLiteral(", ")) + ')');
+                 .arg(args,
+                      outs.size() == 1 ? outs[0] : '(' + outs.join(QStringLiteral(", ")) + ')');
     }
     if (R > 1) t += QStringLiteral(", replicate=%1").arg(R);
     return t + ')';
@@ -299,11 +307,13 @@ void MappingEditor::rebuildBuiltinForm(int index) {
     }
     const ts::Builtin* b = ts::findBuiltin(builtin_->itemText(index).toStdString());
     if (!b) return;
-    builtinSummary_->setText(QStringLiteral("<code>%1</code><br><span style='color:#555'>%2</span>")
-                                 .arg(QString::fromStdString(ts::builtinSignature(*b)).toHtmlEscaped(),
-                                      QString::fromStdString(b->summary).toHtmlEscaped()));
+    builtinSummary_->setText(
+        QStringLiteral("<code>%1</code><br><span style='color:#555'>%2</span>")
+            .arg(QString::fromStdString(ts::builtinSignature(*b)).toHtmlEscaped(),
+                 QString::fromStdString(b->summary).toHtmlEscaped()));
     for (const auto& p : b->params) {
-        const QString def = p.defaultText ? unquote(QString::fromStdString(*p.defaultText)) : QString();
+        const QString def =
+            p.defaultText ? unquote(QString::fromStdString(*p.defaultText)) : QString();
         QWidget* w = nullptr;
         switch (p.kind) {
         case ts::ParamKind::Dtype: {
@@ -362,10 +372,15 @@ QString MappingEditor::textFromBuiltin() const {
             v = '"' + static_cast<QComboBox*>(w)->currentText() + '"';
             break;
         case ts::ParamKind::Bool:
-            v = static_cast<QCheckBox*>(w)->isChecked() ? QStringLiteral("True") : QStringLiteral("False");
+            v = static_cast<QCheckBox*>(w)->isChecked() ? QStringLiteral("True")
+                                                        : QStringLiteral("False");
             break;
-        case ts::ParamKind::Int: v = QString::number(static_cast<QSpinBox*>(w)->value()); break;
-        case ts::ParamKind::Shape: v = static_cast<QLineEdit*>(w)->text().trimmed(); break;
+        case ts::ParamKind::Int:
+            v = QString::number(static_cast<QSpinBox*>(w)->value());
+            break;
+        case ts::ParamKind::Shape:
+            v = static_cast<QLineEdit*>(w)->text().trimmed();
+            break;
         case ts::ParamKind::String:
             v = '"' + static_cast<QLineEdit*>(w)->text().trimmed() + '"';
             break;
@@ -377,12 +392,14 @@ QString MappingEditor::textFromBuiltin() const {
                      ? v
                      : QString::fromStdString(p.name) + '=' + v);
     }
-    return QStringLiteral("%1(%2)").arg(QString::fromStdString(b->name), args.join(QStringLiteral(", ")));
+    return QStringLiteral("%1(%2)").arg(QString::fromStdString(b->name),
+                                        args.join(QStringLiteral(", ")));
 }
 
 bool MappingEditor::syncBuiltin(const QString& text) {
-    static const QRegularExpression re(QStringLiteral("^\\s*(?:\\w+\\s*=\\s*)?(?:T\\.)?(make_\\w+)\\s*\\((.*)\\)\\s*$"),
-                                       QRegularExpression::DotMatchesEverythingOption);
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*(?:\\w+\\s*=\\s*)?(?:T\\.)?(make_\\w+)\\s*\\((.*)\\)\\s*$"),
+        QRegularExpression::DotMatchesEverythingOption);
     const auto m = re.match(text);
     if (!m.hasMatch()) return false;
     const ts::Builtin* b = ts::findBuiltin(m.captured(1).toStdString());
@@ -412,10 +429,14 @@ bool MappingEditor::syncBuiltin(const QString& text) {
         QWidget* w = builtinParamWidget(name);
         if (!w) continue;
         const QSignalBlocker block(w);
-        if (auto* c = qobject_cast<QComboBox*>(w)) c->setCurrentText(unquote(value));
-        else if (auto* c = qobject_cast<QCheckBox*>(w)) c->setChecked(value.trimmed() == QLatin1String("True"));
-        else if (auto* s = qobject_cast<QSpinBox*>(w)) s->setValue(value.trimmed().toInt());
-        else if (auto* e = qobject_cast<QLineEdit*>(w)) e->setText(unquote(value));
+        if (auto* c = qobject_cast<QComboBox*>(w))
+            c->setCurrentText(unquote(value));
+        else if (auto* c = qobject_cast<QCheckBox*>(w))
+            c->setChecked(value.trimmed() == QLatin1String("True"));
+        else if (auto* s = qobject_cast<QSpinBox*>(w))
+            s->setValue(value.trimmed().toInt());
+        else if (auto* e = qobject_cast<QLineEdit*>(w))
+            e->setText(unquote(value));
     }
     return true;
 }
@@ -479,7 +500,8 @@ void MappingEditor::setError(int column, const QString& message, const QString& 
         // Columns count from the start of the text (one-line texts); clamp to its end.
         int pos = std::min(column - 1, int(t.size()));
         int end = pos;
-        while (end < t.size() && (t[end].isLetterOrNumber() || t[end] == '_')) ++end;
+        while (end < t.size() && (t[end].isLetterOrNumber() || t[end] == '_'))
+            ++end;
         if (end == pos) end = pos + 1;
         QTextEdit::ExtraSelection s;
         s.cursor = QTextCursor(code_->document());
@@ -505,8 +527,12 @@ void MappingEditor::clearError() {
     code_->setExtraSelections({});
 }
 
-QString MappingEditor::errorText() const { return error_->text(); }
+QString MappingEditor::errorText() const {
+    return error_->text();
+}
 
-void MappingEditor::setBusy(bool busy) { busy_->setVisible(busy); }
+void MappingEditor::setBusy(bool busy) {
+    busy_->setVisible(busy);
+}
 
 } // namespace tsw

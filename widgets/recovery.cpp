@@ -8,8 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
-#include <QStandardPaths>
 #include <QSet>
+#include <QStandardPaths>
 #include <QUuid>
 #include <csignal>
 #include <sys/types.h>
@@ -45,8 +45,7 @@ QString RecoveryManager::directory() {
            QStringLiteral("/recovery");
 }
 
-RecoveryManager::RecoveryManager(DocumentModel* doc, QObject* parent)
-    : QObject(parent), doc_(doc) {
+RecoveryManager::RecoveryManager(DocumentModel* doc, QObject* parent) : QObject(parent), doc_(doc) {
     file_ = directory() + QStringLiteral("/session-%1-%2.tilescope.json")
                               .arg(QCoreApplication::applicationPid())
                               .arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
@@ -56,7 +55,9 @@ RecoveryManager::RecoveryManager(DocumentModel* doc, QObject* parent)
     liveFiles().insert(file_);
 }
 
-RecoveryManager::~RecoveryManager() { liveFiles().remove(file_); }
+RecoveryManager::~RecoveryManager() {
+    liveFiles().remove(file_);
+}
 
 bool RecoveryManager::autosaveNow() {
     if (!doc_->isDirty()) return false;

@@ -213,14 +213,18 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
             ins.op = opt.store ? SharedOp::Store : SharedOp::Load;
             ins.bytes_per_lane = v * bytes;
             std::vector<LaneTouch> touch;
+            touch.reserve(kWarpSize);
+            ins.lanes.reserve(kWarpSize);
             for (int lane = 0; lane < kWarpSize; ++lane) {
                 const std::int64_t t = w * kWarpSize + lane;
                 if (t >= T) break;
                 const std::int64_t* s = &slotCell[std::size_t(t * L + g)];
                 if (s[0] < 0) continue;
                 ins.lanes.push_back({lane, tile.addressOfCell(s[0]), true});
-                LaneTouch lt{lane, std::vector<std::int64_t>(s, s + v)};
-                touch.push_back(std::move(lt));
+                LaneTouch lt{lane, {}};
+                for (int e = 0; e < v; ++e)
+                    lt.cells.push_back(s[e]);
+                touch.push_back(lt);
             }
             if (ins.lanes.empty()) continue;
             ins.label = "warp " + std::to_string(w) + " slots " + std::to_string(g) +
@@ -315,7 +319,8 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
             const std::string who =
                 "lane " + std::to_string(t) + (seq ? " step " + std::to_string(k) : "");
             const std::int64_t cell = tile.cellOf(c, who);
-            LaneTouch lt{t, {cell}};
+            LaneTouch lt{t, {}};
+            lt.cells.push_back(cell);
             const std::int64_t a0 = tile.addressOfCell(cell);
             if (v > 1) {
                 if (c.back() + v > tile.shape().back())

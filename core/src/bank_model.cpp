@@ -87,27 +87,39 @@ InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int b
     c.phase_bank_words.assign(c.phases, std::vector<int>(bank_count, 0));
     c.bank_words.assign(bank_count, 0);
 
-    // Per phase: bank -> (distinct words, lanes).
-    std::vector<std::map<int, std::pair<std::set<std::int64_t>, std::set<int>>>> per(c.phases);
-    std::vector<bool> active(c.phases, false);
-    for (const LaneAccess& la : ins.lanes) {
-        if (!laneSupplies(ins, la)) continue;
-        int ph = la.lane / c.lanes_per_phase;
-        if (ph >= c.phases) continue;
-        active[ph] = true;
-        std::int64_t first = la.byte_address / bank_width;
-        std::int64_t last = (la.byte_address + bytes - 1) / bank_width;
-        for (std::int64_t w = first; w <= last; ++w) {
-            auto& slot = per[ph][int(w % bank_count)];
-            slot.first.insert(w);
-            slot.second.insert(la.lane);
+    // Per phase: (bank, word, lane) hits, sorted, then counted per bank (flat buffers: this is
+    // the hot loop of whole-tile analyses).
+    struct Hit {
+        int bank;
+        std::int64_t word;
+        int lane;
+        bool operator<(const Hit& o) const {
+            return bank != o.bank ? bank < o.bank : word != o.word ? word < o.word : lane < o.lane;
         }
-    }
+    };
+    thread_local std::vector<Hit> hits;
+    thread_local std::vector<int> lanes;
     for (int ph = 0; ph < c.phases; ++ph) {
-        if (!active[ph]) continue;
+        hits.clear();
+        for (const LaneAccess& la : ins.lanes) {
+            if (!laneSupplies(ins, la)) continue;
+            if (la.lane / c.lanes_per_phase != ph) continue;
+            std::int64_t first = la.byte_address / bank_width;
+            std::int64_t last = (la.byte_address + bytes - 1) / bank_width;
+            for (std::int64_t w = first; w <= last; ++w)
+                hits.push_back({int(w % bank_count), w, la.lane});
+        }
+        if (hits.empty()) continue;
+        std::sort(hits.begin(), hits.end());
         int worst = 1;
-        for (auto& [bank, slot] : per[ph]) {
-            int n = int(slot.first.size());
+        for (std::size_t b = 0; b < hits.size();) {
+            std::size_t e = b;
+            int n = 0;
+            while (e < hits.size() && hits[e].bank == hits[b].bank) {
+                if (e == b || hits[e].word != hits[e - 1].word) ++n;
+                ++e;
+            }
+            const int bank = hits[b].bank;
             c.phase_bank_words[ph][bank] = n;
             c.bank_words[bank] += n;
             worst = std::max(worst, n);
@@ -115,10 +127,18 @@ InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int b
                 BankCollision col;
                 col.phase = ph;
                 col.bank = bank;
-                col.words.assign(slot.first.begin(), slot.first.end());
-                col.lanes.assign(slot.second.begin(), slot.second.end());
+                lanes.clear();
+                for (std::size_t k = b; k < e; ++k) {
+                    if (k == b || hits[k].word != hits[k - 1].word)
+                        col.words.push_back(hits[k].word);
+                    lanes.push_back(hits[k].lane);
+                }
+                std::sort(lanes.begin(), lanes.end());
+                lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
+                col.lanes.assign(lanes.begin(), lanes.end());
                 c.collisions.push_back(std::move(col));
             }
+            b = e;
         }
         c.phase_wavefronts[ph] = worst;
         c.wavefronts += worst;

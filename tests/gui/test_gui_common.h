@@ -15,5 +15,6 @@ inline void guiTestSetUp() {
     QCoreApplication::setOrganizationName(QStringLiteral("TilescopeTest"));
     QCoreApplication::setApplicationName(QStringLiteral("TilescopeTest"));
     qputenv("TILESCOPE_NO_DIALOGS", "1");
-    qputenv("TILESCOPE_RECOVERY_DIR", (guiTestDir().path() + QStringLiteral("/recovery")).toLocal8Bit());
+    qputenv("TILESCOPE_RECOVERY_DIR",
+            (guiTestDir().path() + QStringLiteral("/recovery")).toLocal8Bit());
 }

@@ -34,8 +34,10 @@ private slots:
         w.setConfirmOnClose(false);
         DocumentModel* d = w.document();
         d->setText(0, QStringLiteral("make_gemm_c_fragment((32, 32), 128)"));
-        d->addLayout({"swizzle", "make_full_bank_swizzled_layout((8, 64), \"float16\")",
-                      {"output", "thread", 1.5}, "a note"});
+        d->addLayout({"swizzle",
+                      "make_full_bank_swizzled_layout((8, 64), \"float16\")",
+                      {"output", "thread", 1.5},
+                      "a note"});
         w.setColorMode(ColorMode::Slot);
         QVERIFY(d->isDirty());
         const QString path = guiTestDir().path() + QStringLiteral("/round.tilescope.json");
@@ -59,15 +61,18 @@ private slots:
     void brokenJsonGivesErrorAndKeepsDocument_data() {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("expect");
-        QTest::newRow("not json") << QByteArray("{\"format\": \"tilescope-project\", oops") << QString();
+        QTest::newRow("not json") << QByteArray("{\"format\": \"tilescope-project\", oops")
+                                  << QString();
         QTest::newRow("foreign") << QByteArray("{\"name\": \"package.json\", \"version\": \"1.0\"}")
                                  << QStringLiteral("format");
-        QTest::newRow("newer") << QByteArray("{\"format\":\"tilescope-project\",\"version\":99,\"active\":0,"
-                                             "\"layouts\":[]}")
-                               << QStringLiteral("/version");
-        QTest::newRow("bad field") << QByteArray("{\"format\":\"tilescope-project\",\"version\":1,\"active\":0,"
-                                                 "\"layouts\":[{\"name\":\"a\",\"text\":5}]}")
-                                   << QStringLiteral("/layouts/0/text");
+        QTest::newRow("newer")
+            << QByteArray("{\"format\":\"tilescope-project\",\"version\":99,\"active\":0,"
+                          "\"layouts\":[]}")
+            << QStringLiteral("/version");
+        QTest::newRow("bad field")
+            << QByteArray("{\"format\":\"tilescope-project\",\"version\":1,\"active\":0,"
+                          "\"layouts\":[{\"name\":\"a\",\"text\":5}]}")
+            << QStringLiteral("/layouts/0/text");
     }
     void brokenJsonGivesErrorAndKeepsDocument() {
         QFETCH(QByteArray, json);
@@ -124,11 +129,12 @@ private slots:
             QVERIFY2(d.load(dir.filePath(f), &err), qPrintable(err));
             for (int i = 0; i < d.count(); ++i) {
                 const auto& l = d.layout(i);
-                const EvalResult r = LayoutEvaluator::compute(
-                    QString::fromStdString(l.text), viewModeFromString(l.view.view),
-                    colorModeFromString(l.view.color));
-                QVERIFY2(r.ok, qPrintable(f + QStringLiteral(": ") + QString::fromStdString(l.name) +
-                                          QStringLiteral(": ") + r.error));
+                const EvalResult r = LayoutEvaluator::compute(QString::fromStdString(l.text),
+                                                              viewModeFromString(l.view.view),
+                                                              colorModeFromString(l.view.color));
+                QVERIFY2(r.ok,
+                         qPrintable(f + QStringLiteral(": ") + QString::fromStdString(l.name) +
+                                    QStringLiteral(": ") + r.error));
             }
         }
     }

@@ -42,7 +42,8 @@ private slots:
         QVERIFY(w.document()->isDirty());
         QVERIFY(w.isWindowModified());
         // The fields page followed the text.
-        QCOMPARE(w.editor()->builtinPicker()->currentText(), QStringLiteral("make_gemm_c_fragment"));
+        QCOMPARE(w.editor()->builtinPicker()->currentText(),
+                 QStringLiteral("make_gemm_c_fragment"));
     }
 
     void invalidKeepsOldGrid() {
@@ -58,7 +59,8 @@ private slots:
         QTest::keyClicks(code, QStringLiteral(" +"));
         QTRY_VERIFY(!w.editor()->errorText().isEmpty());
         QVERIFY(w.editor()->errorColumn() > 0);
-        QVERIFY2(w.editor()->errorText().contains(QStringLiteral("column")), qPrintable(w.editor()->errorText()));
+        QVERIFY2(w.editor()->errorText().contains(QStringLiteral("column")),
+                 qPrintable(w.editor()->errorText()));
         QCOMPARE(w.gridView()->model().rows(), 32); // last valid grid stays
         QVERIFY(!w.gridView()->banner().isEmpty());
         QVERIFY(!code->extraSelections().isEmpty()); // underlined at the column
@@ -68,7 +70,8 @@ private slots:
         QTRY_VERIFY(w.editor()->errorText().isEmpty());
         QVERIFY(w.gridView()->banner().isEmpty());
         // Unknown name: error with a column, old grid kept.
-        w.document()->setText(0, QStringLiteral("T.Fragment([4, 4], forward_thread_fn=lambda i, j: i + q)"));
+        w.document()->setText(
+            0, QStringLiteral("T.Fragment([4, 4], forward_thread_fn=lambda i, j: i + q)"));
         QTRY_VERIFY(!w.editor()->errorText().isEmpty());
         QCOMPARE(w.gridView()->model().rows(), 32);
     }
@@ -196,9 +199,9 @@ private slots:
     }
 
     void gridModelLabelsFollowPlotLayout() {
-        const ts::Mapping f = ts::parseMapping(
-            "T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
-            "forward_index_fn=lambda i, j: j % 2)");
+        const ts::Mapping f =
+            ts::parseMapping("T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
+                             "forward_index_fn=lambda i, j: j % 2)");
         const GridModel g = GridModel::fromMapping(f, ViewMode::Input, ColorMode::Thread);
         QCOMPARE(g.rows(), 8);
         QCOMPARE(g.label(0, 2, 0), QStringLiteral("T1"));
@@ -227,7 +230,8 @@ private slots:
         QCOMPARE(out.label(0, 1, 0), QStringLiteral("[1,0]"));
         QVERIFY(out.info(0, 1).physical.contains(QStringLiteral("offset 1")));
         // Higher ranks flatten as plot_layout: (prod(shape[:-1]), shape[-1]).
-        const ts::Mapping r3 = ts::parseMapping("T.Layout([2, 4, 8], lambda i, j, k: (k, i * 4 + j))");
+        const ts::Mapping r3 =
+            ts::parseMapping("T.Layout([2, 4, 8], lambda i, j, k: (k, i * 4 + j))");
         const GridModel g3 = GridModel::fromMapping(r3, ViewMode::Input, ColorMode::Thread);
         QCOMPARE(g3.rows(), 8);
         QCOMPARE(g3.cols(), 8);

@@ -17,7 +17,9 @@
 using namespace tsw;
 
 namespace {
-QString out(const QString& name) { return guiTestDir().path() + QLatin1Char('/') + name; }
+QString out(const QString& name) {
+    return guiTestDir().path() + QLatin1Char('/') + name;
+}
 QByteArray head(const QString& path, int n) {
     QFile f(path);
     f.open(QIODevice::ReadOnly);
@@ -81,7 +83,8 @@ private slots:
         QProcess p;
         p.start(QStringLiteral(TILESCOPE_CLI),
                 {QStringLiteral("render"), QStringLiteral("make_gemm_c_fragment((32, 32), 128)"),
-                 QStringLiteral("-o"), out("cli.png"), QStringLiteral("--cell"), QStringLiteral("20")});
+                 QStringLiteral("-o"), out("cli.png"), QStringLiteral("--cell"),
+                 QStringLiteral("20")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QImage img(out("cli.png"));
@@ -90,30 +93,37 @@ private slots:
 
         p.start(QStringLiteral(TILESCOPE_CLI),
                 {QStringLiteral("render"), QStringLiteral("T.Layout([4, 4], lambda i, j: (j, i))"),
-                 QStringLiteral("-o"), out("cli.svg"), QStringLiteral("--view"), QStringLiteral("output")});
+                 QStringLiteral("-o"), out("cli.svg"), QStringLiteral("--view"),
+                 QStringLiteral("output")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(head(out("cli.svg"), 4096).contains("<svg"));
 
         p.start(QStringLiteral(TILESCOPE_CLI),
-                {QStringLiteral("render"), QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json"),
-                 QStringLiteral("-o"), out("cli.pdf"), QStringLiteral("--color"), QStringLiteral("warp")});
+                {QStringLiteral("render"),
+                 QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json"),
+                 QStringLiteral("-o"), out("cli.pdf"), QStringLiteral("--color"),
+                 QStringLiteral("warp")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QCOMPARE(head(out("cli.pdf"), 4), QByteArray("%PDF"));
 
         // Bad input: exit code 2 and a message naming the problem.
-        p.start(QStringLiteral(TILESCOPE_CLI), {QStringLiteral("render"), QStringLiteral("T.Fragment([4, 4], "),
-                                               QStringLiteral("-o"), out("bad.png")});
+        p.start(QStringLiteral(TILESCOPE_CLI),
+                {QStringLiteral("render"), QStringLiteral("T.Fragment([4, 4], "),
+                 QStringLiteral("-o"), out("bad.png")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("error"));
-        p.start(QStringLiteral(TILESCOPE_CLI), {QStringLiteral("render"), QStringLiteral("make_gemm_fragment_8x8()"),
-                                               QStringLiteral("-o"), out("bad.gif")});
+        p.start(QStringLiteral(TILESCOPE_CLI),
+                {QStringLiteral("render"), QStringLiteral("make_gemm_fragment_8x8()"),
+                 QStringLiteral("-o"), out("bad.gif")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
-        p.start(QStringLiteral(TILESCOPE_CLI), {QStringLiteral("render"), QStringLiteral("make_linear_layout((4096, 2048), \"float16\")"),
-                                               QStringLiteral("-o"), out("big.png")});
+        p.start(QStringLiteral(TILESCOPE_CLI),
+                {QStringLiteral("render"),
+                 QStringLiteral("make_linear_layout((4096, 2048), \"float16\")"),
+                 QStringLiteral("-o"), out("big.png")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("too large"));
@@ -125,7 +135,8 @@ private slots:
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(TILESCOPE_GUI_BIN),
-                {QStringLiteral("--screenshot"), out("shot.png"), QStringLiteral("--size"), QStringLiteral("1200x800"),
+                {QStringLiteral("--screenshot"), out("shot.png"), QStringLiteral("--size"),
+                 QStringLiteral("1200x800"),
                  QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);

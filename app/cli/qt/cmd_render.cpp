@@ -24,7 +24,8 @@ int render(const std::vector<std::string>& args) {
         bool legend = true, title = true;
         auto need = [&](std::size_t& k) -> const std::string& {
             if (k + 1 >= args.size())
-                throw ts::InputError("option " + args[k] + " needs a value (usage: " + kUsage + ")");
+                throw ts::InputError("option " + args[k] + " needs a value (usage: " + kUsage +
+                                     ")");
             return args[++k];
         };
         auto number = [&](const std::string& opt, const std::string& v, double lo, double hi) {
@@ -39,18 +40,28 @@ int render(const std::vector<std::string>& args) {
         };
         for (std::size_t k = 0; k < args.size(); ++k) {
             const std::string& a = args[k];
-            if (a == "-o" || a == "--output") out = need(k);
-            else if (a == "--view") view = need(k);
-            else if (a == "--color" || a == "--colour") color = need(k);
-            else if (a == "--cell") cell = number(a, need(k), 2, 400);
-            else if (a == "--scale") scale = number(a, need(k), 0.05, 16);
-            else if (a == "--no-legend") legend = false;
-            else if (a == "--no-title") title = false;
-            else if (spec.empty() && (a.size() < 2 || a.rfind("--", 0) != 0)) spec = a;
-            else throw ts::InputError("unexpected argument '" + a + "' (usage: " + kUsage + ")");
+            if (a == "-o" || a == "--output")
+                out = need(k);
+            else if (a == "--view")
+                view = need(k);
+            else if (a == "--color" || a == "--colour")
+                color = need(k);
+            else if (a == "--cell")
+                cell = number(a, need(k), 2, 400);
+            else if (a == "--scale")
+                scale = number(a, need(k), 0.05, 16);
+            else if (a == "--no-legend")
+                legend = false;
+            else if (a == "--no-title")
+                title = false;
+            else if (spec.empty() && (a.size() < 2 || a.rfind("--", 0) != 0))
+                spec = a;
+            else
+                throw ts::InputError("unexpected argument '" + a + "' (usage: " + kUsage + ")");
         }
         if (spec.empty()) throw ts::InputError(std::string("missing SPEC (usage: ") + kUsage + ")");
-        if (out.empty()) throw ts::InputError(std::string("missing -o FILE (usage: ") + kUsage + ")");
+        if (out.empty())
+            throw ts::InputError(std::string("missing -o FILE (usage: ") + kUsage + ")");
         if (view != "input" && view != "output" && view != "in" && view != "out")
             throw ts::InputError("unknown --view '" + view + "' (input or output)");
         if (color != "thread" && color != "warp" && color != "slot" && color != "replica")

@@ -20,6 +20,7 @@
 #include "tilescope/bank_model.h"
 #include "tilescope/layout.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,9 +58,21 @@ struct AccessOptions {
 };
 
 // Which logical cells each active lane of an instruction touches (for overlays and tests).
+// The (at most 16) cells of one lane's access, stored inline (no allocation per lane).
+struct CellList {
+    std::array<std::int32_t, 16> v{}; // cells < 2^24 (limits::kMaxCells)
+    int n = 0;
+    void push_back(std::int64_t c) { v[std::size_t(n++)] = std::int32_t(c); }
+    std::size_t size() const { return std::size_t(n); }
+    bool empty() const { return n == 0; }
+    std::int64_t front() const { return v[0]; }
+    std::int64_t operator[](std::size_t k) const { return v[k]; }
+    const std::int32_t* begin() const { return v.data(); }
+    const std::int32_t* end() const { return v.data() + n; }
+};
 struct LaneTouch {
     int lane = 0;
-    std::vector<std::int64_t> cells; // row-major cell indices over the tile shape
+    CellList cells; // row-major cell indices over the tile shape
 };
 
 struct SharedAccess {

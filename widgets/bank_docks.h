@@ -1,0 +1,39 @@
+// BankDocks: docks the analysis panels (bank conflicts, Ascend UB, swizzle, fractal,
+// rasterization) into a MainWindow, with an "Analysis" menu to show them; the bank panel follows
+// the active layout when it is a T.Layout.
+#pragma once
+
+#include <QObject>
+
+class QDockWidget;
+
+namespace tsw {
+
+class MainWindow;
+class BankPanel;
+class UbPanel;
+class SwizzlePanel;
+class FractalPanel;
+class RasterPanel;
+
+class BankDocks : public QObject {
+    Q_OBJECT
+public:
+    explicit BankDocks(MainWindow* w);
+    BankPanel* bankPanel() const { return bank_; }
+    UbPanel* ubPanel() const { return ub_; }
+    SwizzlePanel* swizzlePanel() const { return swizzle_; }
+    FractalPanel* fractalPanel() const { return fractal_; }
+    RasterPanel* rasterPanel() const { return raster_; }
+    QDockWidget* bankDock() const { return bankDock_; }
+
+private:
+    BankPanel* bank_;
+    UbPanel* ub_;
+    SwizzlePanel* swizzle_;
+    FractalPanel* fractal_;
+    RasterPanel* raster_;
+    QDockWidget* bankDock_ = nullptr;
+};
+
+} // namespace tsw

@@ -1,0 +1,354 @@
+// BankPanel (see bank_panel.h).
+#include "bank_panel.h"
+
+#include "bank_overlays.h"
+#include "gridview.h"
+
+#include "tilescope/builtins.h"
+#include "tilescope/errors.h"
+#include "tilescope/mapping.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+
+namespace tsw {
+
+BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("bankPanel"));
+    layoutEdit_ = new QLineEdit(QStringLiteral("make_linear_layout((16, 64), \"float16\")"), this);
+    layoutEdit_->setObjectName(QStringLiteral("bankLayout"));
+    accessEdit_ = new QLineEdit(QStringLiteral("ldmatrix:x4"), this);
+    accessEdit_->setObjectName(QStringLiteral("bankAccess"));
+    accessEdit_->setToolTip(QStringLiteral(
+        "fragment:<T.Fragment ...>  |  lanes:lambda t: (row, col)  |  lanes:lambda t, k: (row, col)"
+        "  |  ldmatrix:x1|x2|x4[.trans][@row,col]  |  stmatrix:x4"));
+    dtypeBox_ = new QComboBox(this);
+    for (const std::string& d : ts::knownDtypes())
+        if (ts::dtypeBits(d) % 8 == 0) dtypeBox_->addItem(QString::fromStdString(d));
+    dtypeBox_->setCurrentText(QStringLiteral("float16"));
+    vectorSpin_ = new QSpinBox(this);
+    vectorSpin_->setRange(0, 16);
+    vectorSpin_->setSpecialValueText(QStringLiteral("auto"));
+    vectorSpin_->setSuffix(QStringLiteral(" elem"));
+    storeBox_ = new QCheckBox(QStringLiteral("store"), this);
+
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("Shared layout"), layoutEdit_);
+    form->addRow(QStringLiteral("Access"), accessEdit_);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(QStringLiteral("dtype"), this));
+    row->addWidget(dtypeBox_);
+    row->addWidget(new QLabel(QStringLiteral("vector"), this));
+    row->addWidget(vectorSpin_);
+    row->addWidget(storeBox_);
+    row->addStretch(1);
+    form->addRow(row);
+
+    errorLabel_ = new QLabel(this);
+    errorLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    errorLabel_->setWordWrap(true);
+    errorLabel_->hide();
+    totals_ = new QLabel(this);
+    totals_->setObjectName(QStringLiteral("bankTotals"));
+    totals_->setTextFormat(Qt::RichText);
+
+    grid_ = new GridView(this);
+    GridRenderer::Style st = grid_->renderer().style();
+    st.title = false;
+    grid_->renderer().setStyle(st);
+
+    auto* chart = new QChart;
+    chart->legend()->hide();
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->setTitle(QStringLiteral("distinct words per bank"));
+    chartView_ = new QChartView(chart, this);
+    chartView_->setRenderHint(QPainter::Antialiasing);
+    chartView_->setMinimumHeight(170);
+
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setObjectName(QStringLiteral("bankStepSlider"));
+    slider_->setRange(-1, -1);
+    playButton_ = new QPushButton(QStringLiteral("Play"), this);
+    playButton_->setObjectName(QStringLiteral("bankPlay"));
+    stepLabel_ = new QLabel(this);
+    auto* stepRow = new QHBoxLayout;
+    stepRow->addWidget(playButton_);
+    stepRow->addWidget(slider_, 1);
+    stepRow->addWidget(stepLabel_);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(grid_);
+    split->addWidget(chartView_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
+    auto* v = new QVBoxLayout(this);
+    v->addLayout(form);
+    v->addWidget(errorLabel_);
+    v->addWidget(totals_);
+    v->addLayout(stepRow);
+    v->addWidget(split, 1);
+
+    timer_ = new QTimer(this);
+    timer_->setInterval(700);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        const int n = instructionCount();
+        if (n == 0) return pause();
+        setCurrentStep(step_ + 1 >= n ? 0 : step_ + 1);
+    });
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(250);
+    connect(debounce_, &QTimer::timeout, this, [this] { analyze(); });
+    for (QLineEdit* e : {layoutEdit_, accessEdit_})
+        connect(e, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
+    connect(dtypeBox_, &QComboBox::currentTextChanged, debounce_, qOverload<>(&QTimer::start));
+    connect(vectorSpin_, &QSpinBox::valueChanged, debounce_, qOverload<>(&QTimer::start));
+    connect(storeBox_, &QCheckBox::toggled, debounce_, qOverload<>(&QTimer::start));
+    connect(slider_, &QSlider::valueChanged, this, &BankPanel::setCurrentStep);
+    connect(playButton_, &QPushButton::clicked, this, &BankPanel::togglePlay);
+    analyze();
+}
+
+BankPanel::~BankPanel() = default;
+
+void BankPanel::setLayoutText(const QString& t) {
+    layoutEdit_->setText(t);
+}
+QString BankPanel::layoutText() const {
+    return layoutEdit_->text();
+}
+void BankPanel::setAccessText(const QString& t) {
+    accessEdit_->setText(t);
+}
+QString BankPanel::accessText() const {
+    return accessEdit_->text();
+}
+void BankPanel::setDtype(const QString& d) {
+    dtypeBox_->setCurrentText(d);
+}
+void BankPanel::setVector(int v) {
+    vectorSpin_->setValue(v);
+}
+void BankPanel::setStore(bool s) {
+    storeBox_->setChecked(s);
+}
+
+int BankPanel::instructionCount() const {
+    return access_ ? int(access_->plan.instructions.size()) : 0;
+}
+
+bool BankPanel::isPlaying() const {
+    return timer_->isActive();
+}
+
+bool BankPanel::analyze() {
+    debounce_->stop();
+    try {
+        ts::Mapping m = ts::parseMapping(layoutEdit_->text().toStdString());
+        const ts::Layout* l = std::get_if<ts::Layout>(&m);
+        if (!l)
+            throw ts::InputError("the shared layout must be a T.Layout (a fragment goes in "
+                                 "the access as fragment:...)");
+        auto tile = std::make_unique<ts::SharedTile>(*l, dtypeBox_->currentText().toStdString());
+        ts::AccessOptions o;
+        o.vector = vectorSpin_->value();
+        o.store = storeBox_->isChecked();
+        ts::SharedAccess a = ts::buildAccess(*tile, accessEdit_->text().toStdString(), o);
+        cost_ = ts::analyzePlan(a.plan);
+        access_ = std::move(a);
+        tile_ = std::move(tile);
+        grid_->setModel(GridModel::fromMapping(m, ViewMode::Input, ColorMode::Thread), true);
+        error_.clear();
+        errorLabel_->hide();
+    } catch (const std::exception& e) {
+        error_ = QString::fromUtf8(e.what()).split(QLatin1Char('\n')).first();
+        errorLabel_->setText(error_);
+        errorLabel_->show();
+        emit analyzed(false);
+        return false;
+    }
+    const int n = instructionCount();
+    pause();
+    slider_->blockSignals(true);
+    slider_->setRange(-1, n - 1);
+    slider_->setValue(-1);
+    slider_->blockSignals(false);
+    step_ = -1;
+    refreshView();
+    emit analyzed(true);
+    return true;
+}
+
+QString BankPanel::totalsText() const {
+    if (!cost_) return {};
+    const ts::PlanCost& c = *cost_;
+    return QStringLiteral("%1 instruction(s): %2 wavefronts, ideal %3, excess %4 "
+                          "(ncu \"bank conflicts\"), efficiency %5%")
+        .arg(c.instructions.size())
+        .arg(c.wavefronts)
+        .arg(c.ideal)
+        .arg(c.excess)
+        .arg(100.0 * c.efficiency(), 0, 'f', 1);
+}
+
+QString BankPanel::stepText() const {
+    if (!access_ || !cost_) return {};
+    if (step_ < 0) return QStringLiteral("all %1 instructions").arg(instructionCount());
+    const ts::Instruction& ins = access_->plan.instructions[std::size_t(step_)];
+    const ts::InstructionCost& c = cost_->instructions[std::size_t(step_)];
+    return QStringLiteral("%1/%2  %3 (%4 B/lane): %5 wavefronts, ideal %6, excess %7")
+        .arg(step_ + 1)
+        .arg(instructionCount())
+        .arg(QString::fromStdString(ins.label))
+        .arg(ins.bytes_per_lane)
+        .arg(c.wavefronts)
+        .arg(c.ideal)
+        .arg(c.excess);
+}
+
+std::vector<double> BankPanel::histogram() const {
+    std::vector<double> h;
+    if (!cost_) return h;
+    const int banks = access_ ? access_->plan.bank_count : 32;
+    h.assign(std::size_t(banks), 0.0);
+    for (std::size_t i = 0; i < cost_->instructions.size(); ++i) {
+        if (step_ >= 0 && int(i) != step_) continue;
+        const auto& bw = cost_->instructions[i].bank_words;
+        for (std::size_t b = 0; b < bw.size() && b < h.size(); ++b)
+            h[b] += bw[b];
+    }
+    return h;
+}
+
+void BankPanel::setCurrentStep(int step) {
+    const int n = instructionCount();
+    step = std::clamp(step, -1, n - 1);
+    if (slider_->value() != step) {
+        slider_->blockSignals(true);
+        slider_->setValue(step);
+        slider_->blockSignals(false);
+    }
+    if (step == step_) return;
+    step_ = step;
+    refreshView();
+    emit stepChanged(step_);
+}
+
+void BankPanel::play() {
+    if (instructionCount() == 0) return;
+    timer_->start();
+    playButton_->setText(QStringLiteral("Pause"));
+}
+
+void BankPanel::pause() {
+    timer_->stop();
+    playButton_->setText(QStringLiteral("Play"));
+}
+
+void BankPanel::togglePlay() {
+    isPlaying() ? pause() : play();
+}
+
+void BankPanel::setPlayIntervalMs(int ms) {
+    timer_->setInterval(ms);
+}
+
+void BankPanel::refreshView() {
+    if (!tile_ || !access_ || !cost_) return;
+    const GridModel& gm = grid_->model();
+    const int rows = gm.rows(), cols = gm.cols();
+    ts::CellHeat h = ts::instructionHeat(*tile_, *access_, *cost_, step_);
+    ts::CellHeat all = ts::cellHeat(*tile_, *access_, *cost_);
+    std::vector<double> values(h.wavefronts.size(), std::nan(""));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (h.instruction[i] >= 0) values[i] = h.wavefronts[i];
+    // A fixed scale over all instructions, so stepping does not rescale the colours.
+    double lo = 1e9, hi = 0;
+    for (const auto& ic : cost_->instructions) {
+        lo = std::min<double>(lo, ic.ideal);
+        hi = std::max<double>(hi, ic.wavefronts);
+    }
+    if (lo > hi) lo = hi = 0;
+    grid_->renderer().setCellColorOverlay(std::make_shared<HeatOverlay>(
+        cols, std::move(values), lo, std::max(hi, lo + 1), QStringLiteral("wavefronts")));
+    grid_->renderer().clearOverlays();
+    if (step_ >= 0) {
+        std::vector<CellMarksOverlay::Mark> marks;
+        std::vector<std::pair<int, int>> framed;
+        for (const ts::LaneTouch& lt : access_->touches[std::size_t(step_)]) {
+            for (std::size_t k = 0; k < lt.cells.size(); ++k) {
+                const int r = int(lt.cells[k] / std::max(cols, 1)),
+                          c = int(lt.cells[k] % std::max(cols, 1));
+                framed.push_back({r, c});
+                if (k == 0) marks.push_back({r, c, QString::number(lt.lane)});
+            }
+        }
+        grid_->renderer().addOverlay(
+            std::make_shared<CellMarksOverlay>(std::move(marks), std::move(framed)));
+    }
+    (void)rows;
+    (void)all;
+    grid_->update();
+    totals_->setText(QStringLiteral("<b>%1</b>").arg(totalsText().toHtmlEscaped()));
+    stepLabel_->setText(stepText());
+    updateChart();
+}
+
+void BankPanel::updateChart() {
+    QChart* chart = chartView_->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* a : chart->axes())
+        chart->removeAxis(a);
+    const std::vector<double> h = histogram();
+    auto* set = new QBarSet(QStringLiteral("words"));
+    double mx = 1;
+    for (double v : h) {
+        *set << v;
+        mx = std::max(mx, v);
+    }
+    const bool conflict =
+        step_ >= 0 ? cost_->instructions[std::size_t(step_)].excess > 0 : cost_->excess > 0;
+    set->setColor(conflict ? QColor(215, 48, 31) : QColor(49, 130, 189));
+    bars_ = set;
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setBarWidth(0.9);
+    chart->addSeries(series);
+    auto* ax = new QBarCategoryAxis;
+    QStringList cats;
+    for (std::size_t b = 0; b < h.size(); ++b)
+        cats << QString::number(b);
+    ax->append(cats);
+    ax->setTitleText(QStringLiteral("bank"));
+    auto* ay = new QValueAxis;
+    ay->setRange(0, std::ceil(mx));
+    ay->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(ax, Qt::AlignBottom);
+    chart->addAxis(ay, Qt::AlignLeft);
+    series->attachAxis(ax);
+    series->attachAxis(ay);
+    chart->setTitle(step_ >= 0 ? QStringLiteral("distinct words per bank, instruction %1 (summed "
+                                                "over phases)")
+                                     .arg(step_ + 1)
+                               : QStringLiteral("distinct words per bank, all instructions"));
+}
+
+} // namespace tsw

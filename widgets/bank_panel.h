@@ -1,0 +1,93 @@
+// BankPanel: "why is this layout slow?" A shared layout + dtype + access pattern (core
+// access.h) analysed by the per-phase wavefront model: a heat overlay on the grid (cells coloured
+// by the wavefronts of the instruction that touches them), a per-bank histogram (Qt Charts),
+// totals (wavefronts, excess, efficiency = ideal / wavefronts) and a step-through of the
+// instructions (slider + play/pause) that frames the current instruction's cells and labels
+// their lanes. All numbers come from core; this widget only paints.
+#pragma once
+
+#include "tilescope/access.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QBarSet;
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTimer;
+
+namespace tsw {
+
+class GridView;
+
+class BankPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit BankPanel(QWidget* parent = nullptr);
+    ~BankPanel() override;
+
+    void setLayoutText(const QString& text);
+    QString layoutText() const;
+    void setAccessText(const QString& text);
+    QString accessText() const;
+    void setDtype(const QString& dtype);
+    void setVector(int elements); // 0 = automatic
+    void setStore(bool store);
+
+    // Runs the analysis now; false (and errorText()) on bad input.
+    bool analyze();
+    QString errorText() const { return error_; }
+
+    int instructionCount() const;
+    int currentStep() const { return step_; } // -1: all instructions
+    bool isPlaying() const;
+    const ts::PlanCost* cost() const { return cost_ ? &*cost_ : nullptr; }
+    QString totalsText() const;
+    QString stepText() const;
+    std::vector<double> histogram() const; // the bars shown (per bank)
+    GridView* grid() const { return grid_; }
+    QChartView* chart() const { return chartView_; }
+    QSlider* slider() const { return slider_; }
+
+public slots:
+    void setCurrentStep(int step); // -1 = all
+    void play();
+    void pause();
+    void togglePlay();
+    void setPlayIntervalMs(int ms);
+
+signals:
+    void analyzed(bool ok);
+    void stepChanged(int step);
+
+private:
+    void refreshView();
+    void updateChart();
+
+    QLineEdit *layoutEdit_, *accessEdit_;
+    QComboBox* dtypeBox_;
+    QSpinBox* vectorSpin_;
+    QCheckBox* storeBox_;
+    QLabel *totals_, *stepLabel_, *errorLabel_;
+    GridView* grid_;
+    QChartView* chartView_;
+    QBarSet* bars_ = nullptr;
+    QSlider* slider_;
+    QPushButton* playButton_;
+    QTimer* timer_;
+    QTimer* debounce_;
+    QString error_;
+    int step_ = -1;
+    std::unique_ptr<ts::SharedTile> tile_;
+    std::optional<ts::SharedAccess> access_;
+    std::optional<ts::PlanCost> cost_;
+};
+
+} // namespace tsw

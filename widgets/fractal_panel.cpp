@@ -1,0 +1,159 @@
+// FractalPanel (see fractal_panel.h).
+#include "fractal_panel.h"
+
+#include "bank_overlays.h"
+#include "gridview.h"
+
+#include "tilescope/builtins.h"
+#include "tilescope/fractal.h"
+
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace tsw {
+
+FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("fractalPanel"));
+    rows_ = new QSpinBox(this);
+    rows_->setRange(1, 512);
+    rows_->setValue(20);
+    cols_ = new QSpinBox(this);
+    cols_->setRange(1, 512);
+    cols_->setValue(40);
+    dtype_ = new QComboBox(this);
+    dtype_->addItems({QStringLiteral("float16"), QStringLiteral("bfloat16"),
+                      QStringLiteral("float32"), QStringLiteral("int8"), QStringLiteral("int32")});
+    kind_ = new QComboBox(this);
+    kind_->addItems(
+        {QStringLiteral("zN"), QStringLiteral("nZ"), QStringLiteral("zZ"), QStringLiteral("L0C")});
+    auto* top = new QHBoxLayout;
+    for (auto [label, w] : std::initializer_list<std::pair<const char*, QWidget*>>{
+             {"rows", rows_}, {"cols", cols_}, {"dtype", dtype_}, {"arrangement", kind_}}) {
+        top->addWidget(new QLabel(QString::fromLatin1(label), this));
+        top->addWidget(w);
+    }
+    top->addStretch(1);
+    info_ = new QLabel(this);
+    info_->setObjectName(QStringLiteral("fractalInfo"));
+    info_->setWordWrap(true);
+    logical_ = new GridView(this);
+    physical_ = new GridView(this);
+    auto* grids = new QHBoxLayout;
+    for (auto [title, v] : std::initializer_list<std::pair<const char*, GridView*>>{
+             {"logical tile (label: storage offset)", logical_},
+             {"physical storage (label: logical cell; grey: padding)", physical_}}) {
+        GridRenderer::Style st = v->renderer().style();
+        st.title = false;
+        v->renderer().setStyle(st);
+        v->setMinimumSize(260, 240);
+        auto* box = new QGroupBox(QString::fromLatin1(title), this);
+        auto* bl = new QVBoxLayout(box);
+        bl->setContentsMargins(2, 2, 2, 2);
+        bl->addWidget(v);
+        grids->addWidget(box, 1);
+    }
+    auto* v = new QVBoxLayout(this);
+    v->addLayout(top);
+    v->addWidget(info_);
+    v->addLayout(grids, 1);
+    auto update = [this] { refresh(); };
+    connect(rows_, &QSpinBox::valueChanged, this, update);
+    connect(cols_, &QSpinBox::valueChanged, this, update);
+    connect(dtype_, &QComboBox::currentTextChanged, this, update);
+    connect(kind_, &QComboBox::currentTextChanged, this, update);
+    refresh();
+}
+
+void FractalPanel::setTile(int r, int c, const QString& dtype, const QString& kind) {
+    for (QWidget* w : std::initializer_list<QWidget*>{rows_, cols_, dtype_, kind_})
+        w->blockSignals(true);
+    rows_->setValue(r);
+    cols_->setValue(c);
+    dtype_->setCurrentText(dtype);
+    kind_->setCurrentText(kind);
+    for (QWidget* w : std::initializer_list<QWidget*>{rows_, cols_, dtype_, kind_})
+        w->blockSignals(false);
+    refresh();
+}
+
+QString FractalPanel::footprintText() const {
+    return info_->text();
+}
+
+bool FractalPanel::refresh() {
+    ts::FractalView f;
+    try {
+        f = ts::fractalView(ts::parseFractalKind(kind_->currentText().toStdString()),
+                            rows_->value(), cols_->value(), dtype_->currentText().toStdString());
+    } catch (const std::exception& e) {
+        error_ = QString::fromUtf8(e.what());
+        info_->setText(error_);
+        return false;
+    }
+    error_.clear();
+    const int R = int(f.rows), C = int(f.cols);
+    // Logical view: label = storage offset, colour = fractal block, blocks outlined.
+    logical_->setModel(
+        tableGrid({f.rows, f.cols}, 1, f.offset, {f.footprint_elements}, ViewMode::Input));
+    std::vector<std::int64_t> blocks(std::size_t(R) * std::size_t(C));
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            blocks[std::size_t(r * C + c)] = f.logicalBlock(r, c);
+    logical_->renderer().setCellColorOverlay(std::make_shared<CategoryOverlay>(C, blocks));
+    logical_->renderer().clearOverlays();
+    logical_->renderer().addOverlay(std::make_shared<BlockOutlineOverlay>(R, C, blocks));
+    // Physical view: output view of logical -> (physical row, physical col).
+    std::vector<std::int64_t> pos;
+    pos.reserve(std::size_t(R) * std::size_t(C) * 2);
+    for (std::int64_t off : f.offset) {
+        auto [pr, pc] = f.physPos(off);
+        pos.push_back(pr);
+        pos.push_back(pc);
+    }
+    physical_->setModel(tableGrid({f.rows, f.cols}, 2, std::move(pos), {f.phys_rows, f.phys_cols},
+                                  ViewMode::Output));
+    const int PR = int(f.phys_rows), PC = int(f.phys_cols);
+    std::vector<std::int64_t> pcats(std::size_t(PR) * std::size_t(PC), -1), pblocks(pcats.size());
+    for (int r = 0; r < PR; ++r)
+        for (int c = 0; c < PC; ++c) {
+            const std::int64_t cell = f.phys_cell[std::size_t(r * PC + c)];
+            pcats[std::size_t(r * PC + c)] = cell < 0 ? -1 : f.logicalBlock(cell / C, cell % C);
+            pblocks[std::size_t(r * PC + c)] = (r / f.frac_rows) * 100000 + c / f.frac_cols;
+        }
+    physical_->renderer().setCellColorOverlay(std::make_shared<CategoryOverlay>(
+        PC, std::move(pcats), 0xffd0d0d0, std::function<QColor(std::int64_t)>{},
+        std::vector<LegendEntry>{
+            {QColor(0xd0, 0xd0, 0xd0), QStringLiteral("padding (zero-filled)")}}));
+    physical_->renderer().clearOverlays();
+    physical_->renderer().addOverlay(
+        std::make_shared<BlockOutlineOverlay>(PR, PC, std::move(pblocks)));
+    logical_->setLegendVisible(false);
+    logical_->zoomToFit();
+    physical_->zoomToFit();
+    const QString kind = QString::fromStdString(ts::fractalKindName(f.kind));
+    info_->setText(
+        QStringLiteral("<b>%1</b>: C0 = 32 B / %2 B = <b>%3</b> elements; fractal %4 x %5 "
+                       "(%6 B); %7 fractal(s) in %8 band(s) of %9. Footprint <b>%10 elements = %11 "
+                       "B</b> for %12 logical elements (%13 padding, %14%).")
+            .arg(kind)
+            .arg(f.element_bits / 8.0)
+            .arg(256 / f.element_bits)
+            .arg(f.frac_rows)
+            .arg(f.frac_cols)
+            .arg(f.frac_rows * f.frac_cols * f.element_bits / 8)
+            .arg(f.fractals)
+            .arg(f.bands)
+            .arg(f.per_band)
+            .arg(f.footprint_elements)
+            .arg(f.footprint_bytes())
+            .arg(f.rows * f.cols)
+            .arg(f.padding_elements())
+            .arg(100.0 * double(f.padding_elements()) / double(f.footprint_elements), 0, 'f', 1));
+    return true;
+}
+
+} // namespace tsw

@@ -1,0 +1,36 @@
+// FractalPanel: an Ascend logical tile next to its zN / nZ / zZ / L0C storage (core fractal.h):
+// logical cells coloured by fractal block and labelled with their storage offset, the physical
+// view (fractals of 16 x C0 in storage order, one band per C0 column block / row block) labelled
+// with the logical coordinates, fractal blocks outlined, padding cells marked, the footprint.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace tsw {
+
+class GridView;
+
+class FractalPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit FractalPanel(QWidget* parent = nullptr);
+    void setTile(int rows, int cols, const QString& dtype, const QString& kind);
+    bool refresh();
+    QString footprintText() const;
+    QString errorText() const { return error_; }
+    GridView* logicalView() const { return logical_; }
+    GridView* physicalView() const { return physical_; }
+
+private:
+    QSpinBox *rows_, *cols_;
+    QComboBox *dtype_, *kind_;
+    QLabel* info_;
+    GridView *logical_, *physical_;
+    QString error_;
+};
+
+} // namespace tsw
