@@ -329,10 +329,23 @@ FragmentTable Fragment::evaluate() const {
     t.threads.reserve(static_cast<std::size_t>(cells * R));
     t.local.reserve(static_cast<std::size_t>(cells) * L);
     if (R > 1) t.threads.resize(static_cast<std::size_t>(cells * R));
-    // Replica 0 evaluates index and thread in one pass (shared subterms compile once).
+    // Replica 0 evaluates index and thread in one pass (shared subterms compile once); extents
+    // are taken while each batch is still in cache.
     std::vector<Expr> first = index_;
     first.push_back(thread_);
+    std::vector<std::int64_t> lo(L + 1, 0), hi(L + 1, -1);
+    auto track = [&](std::size_t k, const std::int64_t* v, std::size_t n) {
+        std::int64_t a = lo[k], b = hi[k];
+        for (std::size_t p = 0; p < n; ++p) {
+            a = v[p] < a ? v[p] : a;
+            b = v[p] > b ? v[p] : b;
+        }
+        lo[k] = a;
+        hi[k] = b;
+    };
     forEachBatch(input_, first, 0, [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
+        for (std::size_t k = 0; k <= L; ++k)
+            track(k, outs[k], n);
         if (L == 1) {
             t.local.insert(t.local.end(), outs[0], outs[0] + n);
         } else {
@@ -351,15 +364,22 @@ FragmentTable Fragment::evaluate() const {
     for (std::int64_t r = 1; r < R; ++r)
         forEachBatch(input_, {thread_}, r,
                      [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
+                         track(L, outs[0], n);
                          std::int64_t* dst = t.threads.data() + firstCell * R + r;
                          for (std::size_t p = 0; p < n; ++p)
                              dst[static_cast<std::int64_t>(p) * R] = outs[0][p];
                      });
-    t.threadExtent = extentsOf(t.threads, 1, "thread")[0];
+    // Negative values are errors: find the first one for the message.
+    if (lo[L] < 0) extentsOf(t.threads, 1, "thread");
+    for (std::size_t k = 0; k < L; ++k)
+        if (lo[k] < 0) extentsOf(t.local, L, "local index");
+    t.threadExtent = hi[L] + 1;
     if (t.threadExtent > limits::kMaxThreadExtent)
         throw InputError("thread extent " + std::to_string(t.threadExtent) + " exceeds the limit " +
                          std::to_string(limits::kMaxThreadExtent));
-    t.localShape = extentsOf(t.local, L, "local index");
+    t.localShape.assign(hi.begin(), hi.begin() + static_cast<std::ptrdiff_t>(L));
+    for (auto& e : t.localShape)
+        ++e;
     return t;
 }
 

@@ -1,0 +1,61 @@
+// `bench`: time parse and whole-grid evaluation of a SPEC on this machine (a --bench mode for
+// machines without Google Benchmark, such as the device box).
+#include "cli.h"
+
+#include "tilescope/document.h"
+#include "tilescope/errors.h"
+#include "tilescope/mapping.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace {
+
+int bench(const std::vector<std::string>& args) {
+    return cli::reportError([&] {
+        std::string spec;
+        int repeat = 20;
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            if (args[k] == "--repeat" && k + 1 < args.size())
+                repeat = std::max(1, std::stoi(args[++k]));
+            else if (spec.empty())
+                spec = args[k];
+            else
+                throw ts::InputError("unexpected argument '" + args[k] +
+                                     "' (usage: bench SPEC [--repeat N])");
+        }
+        if (spec.empty()) throw ts::InputError("missing SPEC (usage: bench SPEC [--repeat N])");
+        const std::string text = ts::resolveSpecText(spec);
+        using clock = std::chrono::steady_clock;
+        auto ms = [](clock::duration d) {
+            return std::chrono::duration<double, std::milli>(d).count();
+        };
+        std::vector<double> parse, eval;
+        std::int64_t cells = 0;
+        for (int r = 0; r < repeat; ++r) {
+            auto t0 = clock::now();
+            ts::Mapping m = ts::parseMapping(text);
+            auto t1 = clock::now();
+            std::visit([&](const auto& v) { cells = v.evaluate().cells(); }, m);
+            auto t2 = clock::now();
+            parse.push_back(ms(t1 - t0));
+            eval.push_back(ms(t2 - t1));
+        }
+        auto report = [&](const char* what, std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            std::printf("%-9s min %9.3f ms  median %9.3f ms  max %9.3f ms\n", what, v.front(),
+                        v[v.size() / 2], v.back());
+        };
+        std::printf("%lld cells, %d repetitions\n", static_cast<long long>(cells), repeat);
+        report("parse", parse);
+        report("evaluate", eval);
+        return cli::kOk;
+    });
+}
+
+cli::Register r({"bench", "bench SPEC [--repeat N]",
+                 "time parse+compile and whole-grid evaluation (min/median/max)", bench});
+
+} // namespace
