@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "bank_docks.h"
+
 #include "detailspane.h"
 #include "documentmodel.h"
 #include "gridview.h"
@@ -66,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createDocks();
     connectDocument();
     installRunUi(this); // Run menu, toolbar button and dock (run_panel.h)
+    new BankDocks(this); // Analysis menu: bank, UB, swizzle, fractal, rasterization docks
 
     statusShape_ = new QLabel;
     statusEval_ = new QLabel;
