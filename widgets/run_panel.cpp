@@ -315,6 +315,7 @@ QDockWidget* installRunUi(MainWindow* w) {
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
     w->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide(); // the grid gets the room; Run (F5) brings the panel up
 
     auto runNow = [w, ctl, panel, dock] {
         dock->show();
