@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
         {"full-bank 128B, 32x64 fp16", sw3264, "float16", "stmatrix:x4"},
         {"full-bank 128B, 8x64 fp16", sw864, "float16", "lanes:lambda t: (t % 8, t // 8 * 8)", 8},
         {"half-bank 64B, 8x32 fp16", hb832, "float16", "lanes:lambda t: (t % 8, t // 8 * 8)", 8},
-        {"quarter-bank 32B, 8x16 fp16", qb816, "float16", "lanes:lambda t: (t % 8, t // 8 % 2 * 8)", 8},
+        {"quarter-bank 32B, 8x16 fp16", qb816, "float16", "lanes:lambda t: (t % 8, t // 8 % 2 * 8)",
+         8},
         // Column reads with vector widths 4 / 8 / 16 bytes: row-major vs swizzled vs padded.
         {"32x64 fp16 row-major", rm3264, "float16", "lanes:lambda t: (t, 0)", 2},
         {"32x64 fp16 row-major", rm3264, "float16", "lanes:lambda t: (t, 0)", 4},
