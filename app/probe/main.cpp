@@ -511,6 +511,26 @@ int runAll(const Options& opt, json& result) {
     } else {
         patterns.push_back(req);
     }
+    // Options are read with json::value(), which throws type_error on a wrong type (an internal
+    // failure, exit 1): check their types first so a bad request is exit 2.
+    std::vector<const json*> checked{&req};
+    for (const json& p : patterns)
+        checked.push_back(&p);
+    for (const json* r : checked)
+        for (const auto& [k, v] : r->items()) {
+            const bool ok = (k == "arch" || k == "compiler" || k == "name")
+                                ? v.is_string()
+                            : (k == "ncu" || k == "emit_source") ? v.is_boolean()
+                            : (k == "timeout_s" || k == "ncu_timeout_s" || k == "device" ||
+                               k == "iterations" || k == "repetitions" || k == "warmup" ||
+                               k == "block" || k == "ncu_iterations")
+                                ? v.is_number()
+                                : true;
+            if (!ok) throw Fail{kBadInput, "request: \"" + k + "\" has the wrong type"};
+            if ((k == "timeout_s" || k == "ncu_timeout_s") &&
+                !(v.get<double>() > 0 && v.get<double>() <= 86400))
+                throw Fail{kBadInput, "request: \"" + k + "\" must be in (0, 86400] seconds"};
+        }
     const std::string arch = req.value("arch", std::string("sm_90"));
     const std::string compiler = req.value("compiler", std::string("auto"));
     const bool want_ncu = opt.force_ncu >= 0 ? opt.force_ncu == 1 : req.value("ncu", false);

@@ -3,6 +3,7 @@
 #include "tilescope/errors.h"
 #include "tilescope/limits.h"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -212,6 +213,22 @@ private:
         ~Depth() { --p.depth_; }
     };
 
+    // Sets n's height from its children and refuses trees taller than the limit, before they
+    // grow further (a deep tree would overflow the stack in every recursive pass, its destructor
+    // included).
+    NodePtr sealed(const std::shared_ptr<Node>& n) const {
+        std::uint32_t h = n->target ? n->target->height : 0;
+        for (const auto& c : n->items)
+            h = std::max(h, c->height);
+        n->height = h + 1;
+        if (n->height > limits::kMaxExprHeight)
+            throw ParseError("expression too deep: more than " +
+                                 std::to_string(limits::kMaxExprHeight) +
+                                 " nested operations (long operator or call chains count)",
+                             std::string(src_), n->column);
+        return n;
+    }
+
     static std::shared_ptr<Node> node(NodeKind k, std::size_t col) {
         auto n = std::make_shared<Node>();
         n->kind = k;
@@ -240,7 +257,7 @@ private:
         }
         expect(":", "after the lambda parameters");
         n->target = expr();
-        return n;
+        return sealed(n);
     }
 
     // Python binary precedence: | ^ & << >> + - * // % /
@@ -267,7 +284,7 @@ private:
             auto n = node(NodeKind::Binary, op.column);
             n->text = op.text;
             n->items = {lhs, rhs};
-            lhs = n;
+            lhs = sealed(n);
         }
         return lhs;
     }
@@ -280,7 +297,7 @@ private:
             auto n = node(NodeKind::Unary, t.column);
             n->text = t.text;
             n->items = {unary()};
-            return n;
+            return sealed(n);
         }
         NodePtr base = postfix();
         if (isOp(peek(), "**")) fail("'**' is not supported in index expressions", peek());
@@ -298,7 +315,7 @@ private:
                 auto n = node(NodeKind::Attr, dot.column);
                 n->text = name.text;
                 n->target = e;
-                e = n;
+                e = sealed(n);
             } else if (isOp(peek(), "(")) {
                 const Token& open = next();
                 auto n = node(NodeKind::Call, open.column);
@@ -312,7 +329,7 @@ private:
                         auto k = node(NodeKind::Keyword, kw.column);
                         k->text = kw.text;
                         k->target = expr();
-                        n->items.push_back(k);
+                        n->items.push_back(sealed(k));
                         seenKw = true;
                     } else {
                         const Token& at = peek();
@@ -325,7 +342,7 @@ private:
                 if (peek().kind == Tok::End) fail("unbalanced '(': missing ')'", open);
                 if (!accept(")"))
                     fail("expected ',' or ')' in call, found " + describe(peek()), peek());
-                e = n;
+                e = sealed(n);
             } else if (isOp(peek(), "[")) {
                 fail("subscripts are not supported in the mapping language", peek());
             } else {
@@ -376,7 +393,7 @@ private:
                 fail(std::string("expected ',' or '") + close + "', found " + describe(peek()),
                      peek());
             if (!list && n->items.size() == 1 && !trailingComma) return n->items[0]; // parentheses
-            return n;
+            return sealed(n);
         }
         fail("unexpected " + describe(t), t);
     }

@@ -22,6 +22,7 @@ struct Node {
     std::vector<NodePtr> items;      // call args (Keyword nodes for kwargs), list items, operands
     std::vector<std::string> params; // lambda parameters
     NodePtr target;                  // Attr object, Call callee, Lambda body, Keyword value
+    std::uint32_t height = 1;        // of the subtree (bounded by limits::kMaxExprHeight)
 };
 
 // Parses one expression (with an optional leading `name =`). Throws ParseError.

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the libFuzzer targets (fuzz/) into OUT/<target>/.
+
+Seeds come from the repository: samples/ (projects, logs), tests/data/goldens (spec strings and
+TileLang's printed thread/index expressions), tests/data/logs, tests/data/malformed (every
+malformed input) and tests/data/fuzz-regressions (every past finding)."""
+import glob, json, os, re, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build-fuzz", "seeds")
+seeds = {t: [] for t in ("expr", "mapping", "dump", "document", "banks")}
+
+def rd(p):
+    with open(p, "rb") as f:
+        return f.read()
+
+for g in glob.glob(f"{root}/tests/data/goldens/*.json"):
+    for c in json.load(open(g)).get("cases", []):
+        seeds["mapping"].append(c["spec"].encode())
+        if c.get("repr"):
+            seeds["dump"].append(b"\x05\x00" + c["repr"].encode() + b"\n")
+        for k in ("tilelang_forward_thread",):
+            if isinstance(c.get(k), str):
+                seeds["expr"].append(c[k].encode())
+        for e in c.get("tilelang_forward_index") or []:
+            if isinstance(e, str):
+                seeds["expr"].append(e.encode())
+for p in glob.glob(f"{root}/samples/*.json"):
+    seeds["document"].append(rd(p))
+    for l in json.load(open(p)).get("layouts", []):
+        seeds["mapping"].append(l["text"].encode())
+for i, p in enumerate(sorted(glob.glob(f"{root}/samples/logs/*.log") + glob.glob(f"{root}/tests/data/logs/*.log"))):
+    seeds["dump"].append(bytes([i * 37 % 256, i]) + rd(p))
+mal = f"{root}/tests/data/malformed"
+for p in glob.glob(f"{mal}/expr/*"):
+    seeds["expr"].append(rd(p))
+for p in glob.glob(f"{mal}/mapping/*"):
+    seeds["mapping"].append(rd(p))
+for p in glob.glob(f"{mal}/project/*"):
+    seeds["document"].append(rd(p))
+for p in glob.glob(f"{mal}/dump/*"):
+    seeds["dump"].append(b"\x01\x02" + rd(p))
+for p in glob.glob(f"{mal}/banks/*"):
+    seeds["banks"].append(b"\x00\x07" + rd(p))
+for a in ["ldmatrix:x4", "ldmatrix:x4.trans@0,16", "stmatrix:x2@8,8", "ldmatrix:x1",
+          "lanes:lambda t: (t, 0)", "lanes:lambda t: (0, t)", "lanes:lambda t, k: (t % 8, k * 8)",
+          "lanes:lambda t: (t // 4, t % 4 * 2)",
+          "fragment:T.Fragment([32, 32], forward_thread_fn=lambda i, j: i, forward_index_fn=lambda i, j: j)",
+          "fragment:make_gemm_c_fragment((32, 32), 32)"]:
+    for b0 in (0, 1, 5, 9):
+        seeds["banks"].append(bytes([b0, 0x07]) + a.encode())
+for t in seeds:
+    for p in glob.glob(f"{root}/tests/data/fuzz-regressions/{t}/*"):
+        seeds[t].append(rd(p))
+for t, items in seeds.items():
+    d = os.path.join(out, t)
+    os.makedirs(d, exist_ok=True)
+    for i, s in enumerate(items):
+        with open(os.path.join(d, f"seed-{i:04d}"), "wb") as f:
+            f.write(s)
+    print(f"{t}: {len(items)} seeds")
