@@ -9,9 +9,9 @@
 #include "mappingeditor.h"
 #include "recovery.h"
 #include "run_panel.h"
+#include "trace_viewer.h"
 
 #include "tilescope/builtins.h"
-#include "trace_viewer.h"
 #include "tilescope/mapping.h"
 
 #include <QAction>
@@ -60,14 +60,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     listView_ = new QListView(this);
     listView_->setObjectName(QStringLiteral("layoutList"));
     listView_->setModel(list_);
-    listView_->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
+    listView_->setEditTriggers(QAbstractItemView::EditKeyPressed |
+                               QAbstractItemView::DoubleClicked);
     listView_->setAlternatingRowColors(false);
     listView_->setSpacing(1);
 
     createActions();
     createDocks();
     connectDocument();
-    installRunUi(this); // Run menu, toolbar button and dock (run_panel.h)
+    installRunUi(this);  // Run menu, toolbar button and dock (run_panel.h)
     new BankDocks(this); // Analysis menu: bank, UB, swizzle, fractal, rasterization docks
 
     statusShape_ = new QLabel;
@@ -144,34 +145,41 @@ void MainWindow::createActions() {
     edit->addSeparator();
     edit->addAction(act(QStringLiteral("New &Layout"), &MainWindow::addLayout,
                         QKeySequence(QStringLiteral("Ctrl+T"))));
-    edit->addAction(act(QStringLiteral("&Duplicate Layout"), [this] { doc_->duplicateLayout(doc_->active()); },
-                        QKeySequence(QStringLiteral("Ctrl+D"))));
-    edit->addAction(act(QStringLiteral("Re&name Layout"), [this] {
-        listView_->edit(list_->index(doc_->active()));
-    }, QKeySequence(Qt::Key_F2)));
-    edit->addAction(act(QStringLiteral("Dele&te Layout"), [this] { doc_->removeLayout(doc_->active()); }));
+    edit->addAction(act(
+        QStringLiteral("&Duplicate Layout"), [this] { doc_->duplicateLayout(doc_->active()); },
+        QKeySequence(QStringLiteral("Ctrl+D"))));
+    edit->addAction(act(
+        QStringLiteral("Re&name Layout"), [this] { listView_->edit(list_->index(doc_->active())); },
+        QKeySequence(Qt::Key_F2)));
+    edit->addAction(
+        act(QStringLiteral("Dele&te Layout"), [this] { doc_->removeLayout(doc_->active()); }));
 
     // View.
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     viewGroup_ = new QActionGroup(this);
-    const std::pair<QString, ViewMode> views[] = {{QStringLiteral("&Input View"), ViewMode::Input},
-                                                  {QStringLiteral("&Output View"), ViewMode::Output}};
+    const std::pair<QString, ViewMode> views[] = {
+        {QStringLiteral("&Input View"), ViewMode::Input},
+        {QStringLiteral("&Output View"), ViewMode::Output}};
     for (const auto& [name, v] : views) {
         auto* a = new QAction(name, viewGroup_);
         a->setCheckable(true);
         a->setData(int(v));
-        a->setToolTip(v == ViewMode::Input ? QStringLiteral("Logical cells, labelled with their physical offset (Layouts)")
-                                           : QStringLiteral("Physical cells, labelled with their source coordinates (Layouts)"));
+        a->setToolTip(
+            v == ViewMode::Input
+                ? QStringLiteral("Logical cells, labelled with their physical offset (Layouts)")
+                : QStringLiteral(
+                      "Physical cells, labelled with their source coordinates (Layouts)"));
         connect(a, &QAction::triggered, this, [this, v = v] { setViewMode(v); });
         view->addAction(a);
     }
     view->addSeparator();
     colorGroup_ = new QActionGroup(this);
     QMenu* colorMenu = view->addMenu(QStringLiteral("&Colour By"));
-    const std::pair<QString, ColorMode> colors[] = {{QStringLiteral("Thread"), ColorMode::Thread},
-                                                    {QStringLiteral("Warp"), ColorMode::Warp},
-                                                    {QStringLiteral("Slot"), ColorMode::Slot},
-                                                    {QStringLiteral("Replica"), ColorMode::Replica}};
+    const std::pair<QString, ColorMode> colors[] = {
+        {QStringLiteral("Thread"), ColorMode::Thread},
+        {QStringLiteral("Warp"), ColorMode::Warp},
+        {QStringLiteral("Slot"), ColorMode::Slot},
+        {QStringLiteral("Replica"), ColorMode::Replica}};
     int key = 1;
     for (const auto& [name, c] : colors) {
         auto* a = new QAction(name, colorGroup_);
@@ -182,10 +190,13 @@ void MainWindow::createActions() {
         colorMenu->addAction(a);
     }
     view->addSeparator();
-    auto* zin = act(QStringLiteral("Zoom &In"), [this] { grid_->zoomIn(); }, QKeySequence::ZoomIn);
-    auto* zout = act(QStringLiteral("Zoom &Out"), [this] { grid_->zoomOut(); }, QKeySequence::ZoomOut);
-    auto* zfit = act(QStringLiteral("Zoom to &Fit"), [this] { grid_->zoomToFit(); },
-                     QKeySequence(QStringLiteral("Ctrl+0")));
+    auto* zin = act(
+        QStringLiteral("Zoom &In"), [this] { grid_->zoomIn(); }, QKeySequence::ZoomIn);
+    auto* zout = act(
+        QStringLiteral("Zoom &Out"), [this] { grid_->zoomOut(); }, QKeySequence::ZoomOut);
+    auto* zfit = act(
+        QStringLiteral("Zoom to &Fit"), [this] { grid_->zoomToFit(); },
+        QKeySequence(QStringLiteral("Ctrl+0")));
     view->addAction(zin);
     view->addAction(zout);
     view->addAction(zfit);
@@ -196,18 +207,19 @@ void MainWindow::createActions() {
     view->addAction(legendAct_);
     view->addSeparator();
     panelsMenu_ = view->addMenu(QStringLiteral("&Panels"));
-    view->addAction(act(QStringLiteral("&Reset Panel Arrangement"), [this] {
-        restoreState(defaultState_, kStateVersion);
-    }));
+    view->addAction(act(QStringLiteral("&Reset Panel Arrangement"),
+                        [this] { restoreState(defaultState_, kStateVersion); }));
 
     // Help.
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     helpSamplesMenu_ = help->addMenu(QStringLiteral("&Samples"));
     help->addAction(act(QStringLiteral("&Mapping Language"), [this] {
-        QString t = QStringLiteral("<p>Type or paste TileLang: <code>T.Layout(shape, lambda i, j: ...)</code>, "
-                                   "<code>T.Fragment(shape, forward_thread_fn=..., forward_index_fn=..., replicate=R)</code>, "
-                                   "method chains <code>.repeat(...)</code>, <code>.replicate(n)</code>, "
-                                   "<code>.expand([...])</code>, <code>.inverse()</code>, and these builtins:</p><ul>");
+        QString t = QStringLiteral(
+            "<p>Type or paste TileLang: <code>T.Layout(shape, lambda i, j: ...)</code>, "
+            "<code>T.Fragment(shape, forward_thread_fn=..., forward_index_fn=..., "
+            "replicate=R)</code>, "
+            "method chains <code>.repeat(...)</code>, <code>.replicate(n)</code>, "
+            "<code>.expand([...])</code>, <code>.inverse()</code>, and these builtins:</p><ul>");
         for (const auto& b : ts::builtins())
             t += QStringLiteral("<li><code>%1</code> — %2</li>")
                      .arg(QString::fromStdString(ts::builtinSignature(b)).toHtmlEscaped(),
@@ -219,8 +231,9 @@ void MainWindow::createActions() {
         box->open();
     }));
     help->addAction(act(QStringLiteral("&About Tilescope"), [this] {
-        QMessageBox::about(this, QStringLiteral("About Tilescope"),
-                           QStringLiteral("<b>Tilescope</b><br>An explorer of TileLang GPU tile layouts."));
+        QMessageBox::about(
+            this, QStringLiteral("About Tilescope"),
+            QStringLiteral("<b>Tilescope</b><br>An explorer of TileLang GPU tile layouts."));
     }));
     rebuildRecentMenu();
     rebuildSamplesMenu(samplesMenu_);
@@ -258,7 +271,8 @@ void MainWindow::createActions() {
 
 void MainWindow::createDocks() {
     setDockNestingEnabled(true);
-    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+    auto dock = [this](const QString& title, const QString& name, QWidget* w,
+                       Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name);
         d->setWidget(w);
@@ -268,14 +282,17 @@ void MainWindow::createDocks() {
         panelsMenu_->addAction(d->toggleViewAction());
         return d;
     };
-    auto* layouts = dock(QStringLiteral("Layouts"), QStringLiteral("layoutsDock"), listView_, Qt::LeftDockWidgetArea);
-    auto* ed = dock(QStringLiteral("Mapping"), QStringLiteral("editorDock"), editor_, Qt::LeftDockWidgetArea);
-    auto* det = dock(QStringLiteral("Details"), QStringLiteral("detailsDock"), details_, Qt::RightDockWidgetArea);
+    auto* layouts = dock(QStringLiteral("Layouts"), QStringLiteral("layoutsDock"), listView_,
+                         Qt::LeftDockWidgetArea);
+    auto* ed = dock(QStringLiteral("Mapping"), QStringLiteral("editorDock"), editor_,
+                    Qt::LeftDockWidgetArea);
+    auto* det = dock(QStringLiteral("Details"), QStringLiteral("detailsDock"), details_,
+                     Qt::RightDockWidgetArea);
+    // Issue 5: the inference-trace viewer (hidden until toggled in the panels menu).
+    installTraceDock(this, doc_, panelsMenu_);
     splitDockWidget(layouts, ed, Qt::Vertical);
     resizeDocks({layouts, ed}, {180, 420}, Qt::Vertical);
     resizeDocks({layouts, det}, {400, 250}, Qt::Horizontal);
-    // Issue 5: the inference-trace viewer (hidden until toggled in the panels menu).
-    installTraceDock(this, doc_, panelsMenu_);
 }
 
 void MainWindow::connectDocument() {
@@ -310,8 +327,8 @@ void MainWindow::connectDocument() {
     connect(grid_, &GridView::cellHovered, this, [this](int r, int c) {
         const CellInfo info = grid_->model().info(r, c);
         details_->setCell(info);
-        statusCell_->setText(info.valid ? QStringLiteral("cell %1   %2").arg(info.logical, info.label)
-                                        : QString());
+        statusCell_->setText(
+            info.valid ? QStringLiteral("cell %1   %2").arg(info.logical, info.label) : QString());
     });
     connect(grid_, &GridView::highlightChanged, this, [this](const Highlight& h) {
         if (!h.active()) {
@@ -400,9 +417,10 @@ QString MainWindow::samplesDirectory() {
 void MainWindow::rebuildSamplesMenu(QMenu* m) {
     m->clear();
     const QString dir = samplesDirectory();
-    const QStringList files = dir.isEmpty() ? QStringList()
-                                            : QDir(dir).entryList({QStringLiteral("*.tilescope.json")},
-                                                                  QDir::Files, QDir::Name);
+    const QStringList files =
+        dir.isEmpty()
+            ? QStringList()
+            : QDir(dir).entryList({QStringLiteral("*.tilescope.json")}, QDir::Files, QDir::Name);
     for (const QString& f : files) {
         QString title = f;
         title.chop(int(QStringLiteral(".tilescope.json").size()));
@@ -428,7 +446,8 @@ void MainWindow::updateTitle() {
 void MainWindow::showError(const QString& title, const QString& text) {
     lastError_ = text;
     statusBar()->showMessage(text, 8000);
-    if (QGuiApplication::platformName() == QLatin1String("offscreen") && qEnvironmentVariableIsSet("TILESCOPE_NO_DIALOGS"))
+    if (QGuiApplication::platformName() == QLatin1String("offscreen") &&
+        qEnvironmentVariableIsSet("TILESCOPE_NO_DIALOGS"))
         return;
     auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -458,7 +477,8 @@ void MainWindow::newDocument() {
 
 void MainWindow::open() {
     if (!maybeSave()) return;
-    const QString start = doc_->filePath().isEmpty() ? samplesDirectory() : QFileInfo(doc_->filePath()).absolutePath();
+    const QString start = doc_->filePath().isEmpty() ? samplesDirectory()
+                                                     : QFileInfo(doc_->filePath()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, QStringLiteral("Open project"), start,
         QStringLiteral("Tilescope projects (*.tilescope.json *.json);;All files (*)"));
@@ -469,7 +489,8 @@ bool MainWindow::openFile(const QString& path) {
     QString err;
     if (!doc_->load(path, &err)) {
         showError(QStringLiteral("Cannot open project"),
-                  QStringLiteral("Tilescope could not open this file; nothing was changed.\n\n%1").arg(err));
+                  QStringLiteral("Tilescope could not open this file; nothing was changed.\n\n%1")
+                      .arg(err));
         return false;
     }
     recovery_->clear();
@@ -491,16 +512,17 @@ bool MainWindow::saveFile(const QString& path) {
 }
 
 bool MainWindow::save() {
-    if (doc_->filePath().isEmpty() || doc_->filePath().startsWith(samplesDirectory() + QLatin1Char('/')))
+    if (doc_->filePath().isEmpty() ||
+        doc_->filePath().startsWith(samplesDirectory() + QLatin1Char('/')))
         return saveAs();
     return saveFile(doc_->filePath());
 }
 
 bool MainWindow::saveAs() {
-    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save project"),
-                                                doc_->filePath().isEmpty() ? QStringLiteral("untitled.tilescope.json")
-                                                                           : doc_->filePath(),
-                                                QStringLiteral("Tilescope projects (*.tilescope.json)"));
+    QString path = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Save project"),
+        doc_->filePath().isEmpty() ? QStringLiteral("untitled.tilescope.json") : doc_->filePath(),
+        QStringLiteral("Tilescope projects (*.tilescope.json)"));
     if (path.isEmpty()) return false;
     if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".tilescope.json");
     return saveFile(path);
@@ -514,7 +536,8 @@ bool MainWindow::recoverFrom(const RecoveryEntry& e) {
         doc_->replaceDocument(d, e.original, true);
         RecoveryManager::discard(e);
         recovery_->autosaveNow();
-        statusBar()->showMessage(QStringLiteral("Recovered unsaved work from %1").arg(e.saved.toString()), 6000);
+        statusBar()->showMessage(
+            QStringLiteral("Recovered unsaved work from %1").arg(e.saved.toString()), 6000);
         return true;
     } catch (const std::exception& ex) {
         showError(QStringLiteral("Cannot recover"), QString::fromUtf8(ex.what()));
@@ -529,7 +552,8 @@ void MainWindow::offerRecovery() {
     QMessageBox box(QMessageBox::Question, QStringLiteral("Recover unsaved work?"),
                     QStringLiteral("Tilescope did not shut down cleanly. Unsaved work of “%1” was "
                                    "autosaved at %2.\n\nRecover it?")
-                        .arg(e.original.isEmpty() ? QStringLiteral("Untitled") : QFileInfo(e.original).fileName(),
+                        .arg(e.original.isEmpty() ? QStringLiteral("Untitled")
+                                                  : QFileInfo(e.original).fileName(),
                              e.saved.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
                     QMessageBox::NoButton, this);
     auto* rec = box.addButton(QStringLiteral("Recover"), QMessageBox::AcceptRole);
@@ -598,7 +622,8 @@ void MainWindow::copyAsTileLang() {
 
 bool MainWindow::exportView(const QString& path, double scale) {
     if (grid_->model().isEmpty()) {
-        showError(QStringLiteral("Nothing to export"), QStringLiteral("There is no valid layout to export."));
+        showError(QStringLiteral("Nothing to export"),
+                  QStringLiteral("There is no valid layout to export."));
         return false;
     }
     GridRenderer::Style s;
@@ -616,11 +641,13 @@ bool MainWindow::exportView(const QString& path, double scale) {
 
 void MainWindow::exportViewDialog() {
     QString selected;
-    QString base = QString::fromStdString(doc_->activeLayout() ? doc_->activeLayout()->name : "layout");
+    QString base =
+        QString::fromStdString(doc_->activeLayout() ? doc_->activeLayout()->name : "layout");
     base.replace(QLatin1Char(' '), QLatin1Char('_'));
     const QString path = QFileDialog::getSaveFileName(
         this, QStringLiteral("Export view"), base + QStringLiteral(".png"),
-        QStringLiteral("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf);;Text table (*.txt)"),
+        QStringLiteral("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf);;Text "
+                       "table (*.txt)"),
         &selected);
     if (!path.isEmpty()) exportView(path);
 }
@@ -679,13 +706,15 @@ void MainWindow::onEvaluated(const EvalResult& r) {
     editor_->setBusy(false);
     const int active = doc_->active();
     const bool sameLayout = shownLayout_ == active;
-    statusEval_->setText(QStringLiteral("evaluated in %1 ms").arg(r.millis, 0, 'f', r.millis < 1 ? 2 : 1));
+    statusEval_->setText(
+        QStringLiteral("evaluated in %1 ms").arg(r.millis, 0, 'f', r.millis < 1 ? 2 : 1));
     if (r.ok) {
         mapping_ = r.mapping;
         grid_->setMessage({});
         grid_->setBanner({});
         grid_->setModel(r.grid, sameLayout && !applyZoom_);
-        if (applyZoom_ && doc_->activeLayout()) grid_->setZoomRelative(doc_->activeLayout()->view.zoom);
+        if (applyZoom_ && doc_->activeLayout())
+            grid_->setZoomRelative(doc_->activeLayout()->view.zoom);
         applyZoom_ = false;
         shownLayout_ = active;
         editor_->clearError();
@@ -702,19 +731,22 @@ void MainWindow::onEvaluated(const EvalResult& r) {
             mapping_.reset();
             grid_->setModel(GridModel());
             grid_->setBanner({});
-            grid_->setMessage(r.tooLarge ? r.error
-                                         : QStringLiteral("This layout has an error:\n%1").arg(r.error));
+            grid_->setMessage(r.tooLarge
+                                  ? r.error
+                                  : QStringLiteral("This layout has an error:\n%1").arg(r.error));
             shownLayout_ = r.tooLarge ? active : -1;
             details_->setLayoutSummary({}, {});
         } else {
-            grid_->setBanner(QStringLiteral("The mapping has an error — showing the last valid layout"));
+            grid_->setBanner(
+                QStringLiteral("The mapping has an error — showing the last valid layout"));
         }
     }
     updateStatus();
 }
 
 void MainWindow::updateStatus() {
-    statusZoom_->setText(QStringLiteral("zoom %1%").arg(int(std::round(grid_->zoomRelative() * 100))));
+    statusZoom_->setText(
+        QStringLiteral("zoom %1%").arg(int(std::round(grid_->zoomRelative() * 100))));
 }
 
 } // namespace tsw
