@@ -47,7 +47,12 @@ TEST(Malformed, EveryInputGivesItsErrorAndExitTwo) {
         EXPECT_FALSE(r.timed_out);
         EXPECT_EQ(r.exit_code, c.at("exit").get<int>()) << r.err << r.out.substr(0, 2000);
         EXPECT_EQ(r.exit_code, 2);
-        const std::string where = parser == "probe" ? r.out : r.err;
+        // The probe answers in JSON: its message is the "error" field, quotes unescaped.
+        std::string where = r.err;
+        if (parser == "probe") {
+            auto j = nlohmann::json::parse(r.out, nullptr, false);
+            where = j.is_object() && j.contains("error") ? j["error"].get<std::string>() : r.out;
+        }
         EXPECT_NE(where.find(want), std::string::npos)
             << "expected: " << want << "\ngot: " << where.substr(0, 2000);
         EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
