@@ -116,11 +116,11 @@ TEST(TileLangKernel, ParsesReportLines) {
 }
 
 // The real TileLang 0.1.15 lowers the generated script; its log holds the inferred layouts.
+// Built only where CMake found a .venv that imports tilelang (CI has none), so it never reports a
+// skip as a pass.
+#ifdef TILESCOPE_HAVE_TILELANG
 TEST(TileLangKernel, LowersWithRealTileLang) {
     const std::string py = std::string(TILESCOPE_SOURCE_DIR) + "/.venv/bin/python";
-    if (::access(py.c_str(), X_OK) != 0)
-        GTEST_SKIP() << "no TileLang venv at " << py
-                     << " (CI has none): the generated script was not lowered";
     const ts::Mapping m = ts::parseMapping(kSwizzled);
     const std::string dir = privateTempDir();
     struct stat st {};
@@ -153,6 +153,7 @@ TEST(TileLangKernel, LowersWithRealTileLang) {
     EXPECT_NE(log.find("A_frag inferred layout:"), std::string::npos);
     EXPECT_NE(log.find("Thread: _i % 16 * 8 + _j // 8"), std::string::npos) << log;
 }
+#endif
 
 TEST(Ascend, NdToNzShapeIndexAndScript) {
     EXPECT_EQ(ts::ndToNzShape(100, 60, "float16"), (std::vector<std::int64_t>{4, 7, 16, 16}));
