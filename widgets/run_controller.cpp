@@ -272,7 +272,6 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         }
         QString python = settings_.python;
         if (python.isEmpty()) {
-            std::string why;
             const std::vector<std::string> dirs = {
                 QDir::currentPath().toStdString(),
                 QCoreApplication::applicationDirPath().toStdString() + "/../..",
@@ -280,10 +279,21 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
                 TILESCOPE_SOURCE_DIR,
 #endif
             };
-            python = QString::fromStdString(ts::findTileLangPython(dirs, &why, 60));
+            // Only look for an interpreter here: importing tilelang takes seconds, so that check
+            // happens in the child, whose script reports "cannot import tilelang" on its own.
+            for (const std::string& d : dirs) {
+                const QString venv =
+                    QString::fromStdString(d) + QStringLiteral("/.venv/bin/python");
+                if (QFileInfo(venv).isExecutable()) {
+                    python = QFileInfo(venv).absoluteFilePath();
+                    break;
+                }
+            }
+            if (python.isEmpty())
+                python = QStandardPaths::findExecutable(QStringLiteral("python3"));
             if (python.isEmpty()) {
-                fail(QStringLiteral("TileLang is not available: %1")
-                         .arg(QString::fromStdString(why)),
+                fail(QStringLiteral("TileLang is not available: no .venv/bin/python next to the "
+                                    "project and no python3 on PATH (set one in Settings)."),
                      {});
                 return false;
             }

@@ -38,7 +38,7 @@ struct RunSettings {
     int sshPort = 0;            // 0: ssh's default
     int sshConnectTimeout = 10; // seconds
     QString sshRemoteProbe = QStringLiteral("tilescope-probe");
-    QString python;        // empty: findTileLangPython
+    QString python;        // empty: .venv/bin/python near the project, else python3
     double timeoutS = 180; // whole child, after which its group is killed
     void load(QSettings& s);
     void save(QSettings& s) const;
