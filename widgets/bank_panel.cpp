@@ -69,6 +69,13 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     totals_->setObjectName(QStringLiteral("bankTotals"));
     totals_->setTextFormat(Qt::RichText);
 
+    measured_ = new QLabel(this);
+    measured_->setObjectName(QStringLiteral("bankMeasured"));
+    measured_->setWordWrap(true);
+    measured_->setStyleSheet(
+        QStringLiteral("background: #1b5e20; color: white; padding: 3px 6px; border-radius: 3px;"));
+    measured_->hide();
+
     grid_ = new GridView(this);
     GridRenderer::Style st = grid_->renderer().style();
     st.title = false;
@@ -103,6 +110,7 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     v->addLayout(form);
     v->addWidget(errorLabel_);
     v->addWidget(totals_);
+    v->addWidget(measured_);
     v->addLayout(stepRow);
     v->addWidget(split, 1);
 
@@ -310,6 +318,33 @@ void BankPanel::refreshView() {
     totals_->setText(QStringLiteral("<b>%1</b>").arg(totalsText().toHtmlEscaped()));
     stepLabel_->setText(stepText());
     updateChart();
+}
+
+void BankPanel::setMeasurement(double measuredWf, double predictedWf, double nsPerWavefront,
+                               const QString& device, const QString& pattern) {
+    QString text;
+    if (measuredWf < 0) {
+        text = QStringLiteral(
+                   "Run on %1 (%2): no wavefront counter (ncu not on the PATH); predicted %3 "
+                   "wavefronts/instr")
+                   .arg(device, pattern)
+                   .arg(predictedWf, 0, 'g', 4);
+    } else {
+        const bool agree = std::abs(measuredWf - predictedWf) < 0.01 * std::max(1.0, predictedWf);
+        text = QStringLiteral("Measured on %1 (%2): %3 wavefronts/instr (ncu) vs %4 predicted: %5")
+                   .arg(device, pattern)
+                   .arg(measuredWf, 0, 'f', 3)
+                   .arg(predictedWf, 0, 'g', 4)
+                   .arg(agree ? QStringLiteral("agree") : QStringLiteral("DIFFER"));
+    }
+    if (nsPerWavefront > 0)
+        text += QStringLiteral(" · %1 ns per wavefront").arg(nsPerWavefront, 0, 'f', 3);
+    measured_->setText(text);
+    measured_->show();
+}
+
+QString BankPanel::measurementText() const {
+    return measured_->isVisible() ? measured_->text() : QString();
 }
 
 void BankPanel::updateChart() {

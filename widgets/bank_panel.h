@@ -41,6 +41,12 @@ public:
     void setVector(int elements); // 0 = automatic
     void setStore(bool store);
 
+    // A measurement from the device next to the prediction on the heat map: wavefronts per
+    // instruction as ncu counted them (< 0: not measured), time per wavefront, where, what.
+    void setMeasurement(double measuredWf, double predictedWf, double nsPerWavefront,
+                        const QString& device, const QString& pattern);
+    QString measurementText() const;
+
     // Runs the analysis now; false (and errorText()) on bad input.
     bool analyze();
     QString errorText() const { return error_; }
@@ -75,7 +81,7 @@ private:
     QComboBox* dtypeBox_;
     QSpinBox* vectorSpin_;
     QCheckBox* storeBox_;
-    QLabel *totals_, *stepLabel_, *errorLabel_;
+    QLabel *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
     GridView* grid_;
     QChartView* chartView_;
     QBarSet* bars_ = nullptr;

@@ -1,5 +1,7 @@
 #include "run_panel.h"
 
+#include "bank_panel.h"
+
 #include "documentmodel.h"
 #include "mainwindow.h"
 #include "trace_viewer.h"
@@ -375,6 +377,13 @@ QDockWidget* installRunUi(MainWindow* w) {
         cancelAct->setEnabled(false);
     };
     QObject::connect(ctl, &RunController::finished, w, idle);
+    // Measured next to predicted on the bank heat map (Analysis > Banks), when that panel exists.
+    QObject::connect(ctl, &RunController::finished, w, [w](const RunRecord& r) {
+        if (!r.ok || r.predictedWf < 0) return;
+        if (auto* bank = w->findChild<BankPanel*>())
+            bank->setMeasurement(r.measuredWf, r.predictedWf, r.nsPerWavefront, r.device,
+                                 r.pattern);
+    });
     QObject::connect(ctl, &RunController::failed, w, idle);
     if (auto* tb = w->findChild<QToolBar*>(QStringLiteral("mainToolbar"))) {
         tb->addSeparator();

@@ -12,6 +12,8 @@
 #include "gridview.h"
 #include "mainwindow.h"
 #include "raster_panel.h"
+#include "run_controller.h"
+#include "run_history.h"
 #include "swizzle_panel.h"
 
 #include <QApplication>
@@ -187,6 +189,35 @@ private slots:
         for (QAction* a : w.menuBar()->actions())
             found |= a->text().contains(QStringLiteral("Analysis"));
         QVERIFY(found);
+    }
+
+    // A finished device run puts measured next to predicted on the heat map panel.
+    void measurementShownOnTheHeatMap() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        auto* bank = w.findChild<BankPanel*>();
+        auto* ctl = w.findChild<RunController*>();
+        QVERIFY(bank);
+        QVERIFY(ctl);
+        QVERIFY(bank->measurementText().isEmpty());
+        RunRecord r;
+        r.ok = true;
+        r.predictedWf = 32;
+        r.measuredWf = 32.0;
+        r.nsPerWavefront = 0.506;
+        r.device = QStringLiteral("NVIDIA H200");
+        r.pattern = QStringLiteral("ldmatrix:x4");
+        emit ctl->finished(r);
+        QVERIFY(bank->measurementText().contains(
+            QStringLiteral("32.000 wavefronts/instr (ncu) vs 32 predicted: agree")));
+        QVERIFY(bank->measurementText().contains(QStringLiteral("NVIDIA H200")));
+        QVERIFY(bank->measurementText().contains(QStringLiteral("0.506 ns per wavefront")));
+        r.measuredWf = 4.0;
+        emit ctl->finished(r);
+        QVERIFY(bank->measurementText().contains(QStringLiteral("DIFFER")));
+        r.measuredWf = -1;
+        emit ctl->finished(r);
+        QVERIFY(bank->measurementText().contains(QStringLiteral("no wavefront counter")));
     }
 };
 
