@@ -344,7 +344,7 @@ void BankPanel::setMeasurement(double measuredWf, double predictedWf, double nsP
 }
 
 QString BankPanel::measurementText() const {
-    return measured_->isVisible() ? measured_->text() : QString();
+    return measured_->isHidden() ? QString() : measured_->text();
 }
 
 void BankPanel::updateChart() {
