@@ -518,14 +518,13 @@ int runAll(const Options& opt, json& result) {
         checked.push_back(&p);
     for (const json* r : checked)
         for (const auto& [k, v] : r->items()) {
-            const bool ok = (k == "arch" || k == "compiler" || k == "name")
-                                ? v.is_string()
-                            : (k == "ncu" || k == "emit_source") ? v.is_boolean()
-                            : (k == "timeout_s" || k == "ncu_timeout_s" || k == "device" ||
-                               k == "iterations" || k == "repetitions" || k == "warmup" ||
-                               k == "block" || k == "ncu_iterations")
-                                ? v.is_number()
-                                : true;
+            const bool ok =
+                (k == "arch" || k == "compiler" || k == "name") ? v.is_string()
+                : (k == "ncu" || k == "emit_source")            ? v.is_boolean()
+                : (k == "timeout_s" || k == "ncu_timeout_s" || k == "device" || k == "iterations" ||
+                   k == "repetitions" || k == "warmup" || k == "block" || k == "ncu_iterations")
+                    ? v.is_number()
+                    : true;
             if (!ok) throw Fail{kBadInput, "request: \"" + k + "\" has the wrong type"};
             if ((k == "timeout_s" || k == "ncu_timeout_s") &&
                 !(v.get<double>() > 0 && v.get<double>() <= 86400))

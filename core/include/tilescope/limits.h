@@ -11,8 +11,8 @@ inline constexpr std::int64_t kMaxStoredValues = std::int64_t{1}
 inline constexpr std::int64_t kMaxReplicate = 1 << 16;
 inline constexpr std::int64_t kMaxThreadExtent = 1 << 20;
 inline constexpr std::size_t kMaxRank = 8;
-inline constexpr std::size_t kMaxTextLength = 1 << 20;              // bytes of mapping text
-inline constexpr std::size_t kMaxExprDepth = 256;                   // nesting of an expression
+inline constexpr std::size_t kMaxTextLength = 1 << 20; // bytes of mapping text
+inline constexpr std::size_t kMaxExprDepth = 256;      // nesting of an expression
 // Height of a parsed expression tree, operator and call chains included (`i + 1 + 1 ...` is
 // left-deep): every recursive pass over a tree (interpreter, simplifier, printer) is bounded by it.
 inline constexpr std::size_t kMaxExprHeight = 1024;
