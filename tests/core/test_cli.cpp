@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -22,7 +23,10 @@ std::string quote(const std::string& s) {
 }
 
 Result cli(const std::string& args) {
-    std::string errFile = ::testing::TempDir() + "/cli_err.txt";
+    // One file per call and process: ctest runs the Cli tests in parallel processes.
+    static int calls = 0;
+    std::string errFile = ::testing::TempDir() + "/cli_err_" + std::to_string(::getpid()) + "_" +
+                          std::to_string(++calls) + ".txt";
     std::string cmd = "timeout 60 " + std::string(TILESCOPE_CLI) + " " + args + " 2>" + errFile;
     Result r;
     FILE* p = popen(cmd.c_str(), "r");
@@ -36,6 +40,7 @@ Result cli(const std::string& args) {
     while (e && (n = fread(buf.data(), 1, buf.size(), e)) > 0)
         r.err.append(buf.data(), n);
     if (e) fclose(e);
+    std::remove(errFile.c_str());
     return r;
 }
 
