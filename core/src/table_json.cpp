@@ -31,6 +31,20 @@ struct Odometer {
     }
 };
 
+// `,"cells":[{"in":[...],<rest>}, ...]` in row-major order; `rest` writes a cell's own fields.
+template <class Rest>
+void writeCells(std::ostream& os, const Shape& shape, std::int64_t cells, Rest rest) {
+    os << ",\"cells\":[";
+    Odometer in(shape);
+    for (std::int64_t c = 0; c < cells; ++c, in.next()) {
+        os << (c ? ",{\"in\":" : "{\"in\":");
+        writeList(os, in.c);
+        rest(c);
+        os << '}';
+    }
+    os << ']';
+}
+
 } // namespace
 
 void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
@@ -40,18 +54,11 @@ void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
         writeList(os, t.inputShape);
         os << ",\"output_shape\":";
         writeList(os, t.outputShape);
-        if (!summary) {
-            os << ",\"cells\":[";
-            Odometer in(t.inputShape);
-            for (std::int64_t c = 0; c < t.cells(); ++c, in.next()) {
-                os << (c ? ",{\"in\":" : "{\"in\":");
-                writeList(os, in.c);
+        if (!summary)
+            writeCells(os, t.inputShape, t.cells(), [&](std::int64_t c) {
                 os << ",\"out\":";
                 writeList(os, t.out.data() + c * t.outRank, t.outRank);
-                os << '}';
-            }
-            os << ']';
-        }
+            });
         os << '}';
         return;
     }
@@ -64,12 +71,8 @@ void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
         os << t.localShape[0];
     else
         writeList(os, t.localShape);
-    if (!summary) {
-        os << ",\"cells\":[";
-        Odometer in(t.inputShape);
-        for (std::int64_t c = 0; c < t.cells(); ++c, in.next()) {
-            os << (c ? ",{\"in\":" : "{\"in\":");
-            writeList(os, in.c);
+    if (!summary)
+        writeCells(os, t.inputShape, t.cells(), [&](std::int64_t c) {
             os << ",\"threads\":";
             writeList(os, t.threads.data() + c * t.replicate,
                       static_cast<std::size_t>(t.replicate));
@@ -78,10 +81,7 @@ void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
                 os << t.local[c];
             else
                 writeList(os, t.local.data() + c * t.localRank, t.localRank);
-            os << '}';
-        }
-        os << ']';
-    }
+        });
     os << '}';
 }
 
