@@ -2,6 +2,8 @@
 # Runs every libFuzzer target (fuzz/fuzz_*.cpp) for SECONDS each and prints a summary:
 # executions, time and findings per target. Exit status 1 when anything was found.
 #   tools/fuzz.sh [SECONDS=60]        (make fuzz SECONDS_PER_TARGET=N)
+# FUZZ_RUNS=N FUZZ_SEED=S: a reproducible smoke instead (N inputs per target from seed S, still
+# capped at SECONDS): CI uses it so that a red run is a regression anyone can replay, not luck.
 # Builds build-fuzz (preset "fuzz": clang, -fsanitize=fuzzer-no-link,address,undefined).
 # Working corpora persist in build-fuzz/corpus/<target>; crash/leak/timeout reproducers go to
 # build-fuzz/findings/<target>/ (add them to tests/data/fuzz-regressions/<target>/ once fixed).
@@ -25,7 +27,9 @@ for t in $TARGETS; do
     log=$B/fuzz-$t.log
     # -timeout: one input taking > 25 s is a hang; -rss_limit_mb: bounded memory (the largest
     # accepted layout, 2^24 cells, stays well below); inputs up to 64 KiB (logs are chunked).
-    $B/fuzz/fuzz_$t $B/corpus/$t $B/seeds/$t -max_total_time="$SECS" -timeout=25 \
+    repro=()
+    [ -n "${FUZZ_RUNS:-}" ] && repro=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
+    $B/fuzz/fuzz_$t $B/corpus/$t $B/seeds/$t -max_total_time="$SECS" "${repro[@]}" -timeout=25 \
         -rss_limit_mb=3072 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix=$B/findings/$t/ >"$log" 2>&1
     rc=$?

@@ -1,5 +1,6 @@
 #include "tilescope/layout.h"
 
+#include "huge_pages.h"
 #include "layout_eval.h"
 #include "tilescope/errors.h"
 #include "tilescope/limits.h"
@@ -167,14 +168,27 @@ LayoutTable Layout::evaluate() const {
     if (table_) {
         t.out = *table_;
     } else {
-        t.out.resize(static_cast<std::size_t>(cells) * t.outRank);
         const std::size_t R = t.outRank;
-        forEachBatch(input_, forward_, 0, [&](std::int64_t first, std::size_t n, const auto& outs) {
-            std::int64_t* dst = t.out.data() + first * static_cast<std::int64_t>(R);
-            for (std::size_t p = 0; p < n; ++p)
-                for (std::size_t k = 0; k < R; ++k)
-                    dst[p * R + k] = outs[k][p];
-        });
+        detail::reserveHuge(t.out, static_cast<std::size_t>(cells) * R);
+        // One output: values go straight into the table, which grows a batch at a time (the
+        // zero-fill of a batch is in cache; a whole-table fill would be a second pass).
+        auto place = [&](std::int64_t first, std::size_t n, std::vector<std::int64_t*>& o) {
+            if (R != 1) return false;
+            t.out.resize(static_cast<std::size_t>(first) + n);
+            o[0] = t.out.data() + first;
+            return true;
+        };
+        if (R != 1) t.out.resize(static_cast<std::size_t>(cells) * R);
+        forEachBatch(
+            input_, forward_, 0,
+            [&](std::int64_t first, std::size_t n, const auto& outs) {
+                if (R == 1) return;
+                std::int64_t* dst = t.out.data() + first * static_cast<std::int64_t>(R);
+                for (std::size_t p = 0; p < n; ++p)
+                    for (std::size_t k = 0; k < R; ++k)
+                        dst[p * R + k] = outs[k][p];
+            },
+            place);
     }
     t.outputShape = extentsOf(t.out, t.outRank, "output");
     return t;
@@ -326,8 +340,8 @@ FragmentTable Fragment::evaluate() const {
     checkStored(cells, static_cast<std::size_t>(replicate_) + t.localRank);
     const std::size_t L = t.localRank;
     const std::int64_t R = replicate_;
-    t.threads.reserve(static_cast<std::size_t>(cells * R));
-    t.local.reserve(static_cast<std::size_t>(cells) * L);
+    detail::reserveHuge(t.threads, static_cast<std::size_t>(cells * R));
+    detail::reserveHuge(t.local, static_cast<std::size_t>(cells) * L);
     if (R > 1) t.threads.resize(static_cast<std::size_t>(cells * R));
     // Replica 0 evaluates index and thread in one pass (shared subterms compile once); extents
     // are taken while each batch is still in cache.
@@ -343,9 +357,22 @@ FragmentTable Fragment::evaluate() const {
         lo[k] = a;
         hi[k] = b;
     };
-    forEachBatch(input_, first, 0, [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
-        for (std::size_t k = 0; k <= L; ++k)
-            track(k, outs[k], n);
+    // One index and no replicas: values go straight into the tables, grown a batch at a time.
+    const bool direct = L == 1 && R == 1;
+    auto place = [&](std::int64_t firstCell, std::size_t n, std::vector<std::int64_t*>& o) {
+        if (!direct) return false;
+        t.local.resize(static_cast<std::size_t>(firstCell) + n);
+        t.threads.resize(static_cast<std::size_t>(firstCell) + n);
+        o[0] = t.local.data() + firstCell;
+        o[1] = t.threads.data() + firstCell;
+        return true;
+    };
+    detail::Bounds bounds;
+    auto sink = [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
+        if (bounds.empty())
+            for (std::size_t k = 0; k <= L; ++k)
+                track(k, outs[k], n);
+        if (direct) return;
         if (L == 1) {
             t.local.insert(t.local.end(), outs[0], outs[0] + n);
         } else {
@@ -360,7 +387,12 @@ FragmentTable Fragment::evaluate() const {
             for (std::size_t p = 0; p < n; ++p)
                 dst[static_cast<std::int64_t>(p) * R] = outs[L][p];
         }
-    });
+    };
+    forEachBatch(input_, first, 0, sink, place, &bounds);
+    for (std::size_t k = 0; k < bounds.size(); ++k) {
+        lo[k] = std::min(lo[k], bounds[k].first);
+        hi[k] = std::max(hi[k], bounds[k].second);
+    }
     for (std::int64_t r = 1; r < R; ++r)
         forEachBatch(input_, {thread_}, r,
                      [&](std::int64_t firstCell, std::size_t n, const auto& outs) {

@@ -3,6 +3,11 @@
 #include "tilescope/errors.h"
 #include "tilescope/expr_eval.h"
 
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <set>
+
 namespace ts::detail {
 
 std::vector<std::string> placeholders(std::size_t rank, bool withRep) {
@@ -22,41 +27,197 @@ std::vector<std::int64_t> unflatten(std::int64_t flat, const Shape& shape) {
     return c;
 }
 
+namespace {
+
+struct Term {
+    Expr e;
+    bool negated;
+};
+
+void flattenSum(const Expr& e, bool negated, std::vector<Term>& out) {
+    if (e->op == Op::Add || e->op == Op::Sub) {
+        flattenSum(e->a, negated, out);
+        flattenSum(e->b, e->op == Op::Sub ? !negated : negated, out);
+    } else if (e->op == Op::Neg) {
+        flattenSum(e->a, !negated, out);
+    } else {
+        out.push_back({e, negated});
+    }
+}
+
+void addTerm(Expr& acc, const Term& t) {
+    if (!acc)
+        acc = t.negated ? negate(t.e) : t.e;
+    else
+        acc = binary(t.negated ? Op::Sub : Op::Add, acc, t.e);
+}
+
+// Expressions split into one sum of terms per coordinate plus the terms that mix coordinates.
+// Integer addition wraps the same in any order, so the parts add up to exactly the original.
+struct Separated {
+    std::vector<std::vector<Expr>> perDim; // [dim][output], null: no terms in that dim
+    std::vector<Expr> mixed;               // [output], null: none
+    bool useful = false;                   // some output has a one-coordinate term
+    bool anyMixed = false;
+};
+
+Separated separate(const std::vector<Expr>& exprs, std::size_t rank, std::int64_t rep) {
+    Separated s;
+    s.perDim.assign(rank, std::vector<Expr>(exprs.size()));
+    s.mixed.resize(exprs.size());
+    const Expr repValue = constant(rep);
+    std::vector<Term> terms;
+    for (std::size_t o = 0; o < exprs.size(); ++o) {
+        const Expr e = substitute(
+            exprs[o], [&](const std::string& n) { return n == kRepVar ? repValue : nullptr; });
+        terms.clear();
+        flattenSum(e, false, terms);
+        for (const Term& t : terms) {
+            std::set<std::string> vars;
+            collectVars(t.e, vars);
+            std::optional<std::size_t> dim;
+            if (vars.empty()) dim = rank - 1; // constants ride with the last coordinate
+            if (vars.size() == 1)
+                for (std::size_t k = 0; k < rank; ++k)
+                    if (*vars.begin() == placeholderName(k)) dim = k;
+            if (dim) {
+                addTerm(s.perDim[*dim][o], t);
+                s.useful = s.useful || !vars.empty();
+            } else {
+                addTerm(s.mixed[o], t);
+                s.anyMixed = true;
+            }
+        }
+    }
+    return s;
+}
+
+std::vector<Expr> orZero(const std::vector<Expr>& v) {
+    std::vector<Expr> r = v;
+    for (Expr& e : r)
+        if (!e) e = constant(0);
+    return r;
+}
+
+// tables[o * extent + x] = perDim[o] at coordinate x; false when some value fails (the caller
+// then takes the plain path, which names the first failing cell).
+bool tabulate(const std::vector<Expr>& perDim, std::size_t dim, std::int64_t extent,
+              std::vector<std::int64_t>& table) {
+    Program prog(orZero(perDim), {placeholderName(dim)}, {extent});
+    const std::size_t outs = perDim.size();
+    table.assign(outs * static_cast<std::size_t>(extent), 0);
+    std::vector<std::int64_t> x(Program::kBatch);
+    std::vector<std::int64_t*> outPtr(outs);
+    for (std::int64_t first = 0; first < extent; first += std::int64_t(Program::kBatch)) {
+        const auto n = static_cast<std::size_t>(
+            std::min<std::int64_t>(std::int64_t(Program::kBatch), extent - first));
+        for (std::size_t p = 0; p < n; ++p)
+            x[p] = first + static_cast<std::int64_t>(p);
+        for (std::size_t o = 0; o < outs; ++o)
+            outPtr[o] = table.data() + o * static_cast<std::size_t>(extent) + first;
+        const std::int64_t* in = x.data();
+        std::size_t bad = 0;
+        std::string msg;
+        if (!prog.run({&in, 1}, outPtr, n, bad, msg)) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+// The sum of per-coordinate tables over the full product of coordinates takes every combination,
+// so its extremes are the sums of each table's extremes (exact while they fit in 64 bits).
+void boundsOfSum(const std::vector<std::vector<std::int64_t>>& tables, const Shape& shape,
+                 std::size_t outs, Bounds& bounds) {
+    bounds.clear();
+    for (std::size_t o = 0; o < outs; ++o) {
+        __int128 lo = 0, hi = 0;
+        for (std::size_t k = 0; k < shape.size(); ++k) {
+            const auto e = static_cast<std::size_t>(shape[k]);
+            const auto [mn, mx] =
+                std::minmax_element(tables[k].begin() + std::ptrdiff_t(o * e),
+                                    tables[k].begin() + std::ptrdiff_t(o * e + e));
+            lo += *mn;
+            hi += *mx;
+        }
+        if (lo < std::numeric_limits<std::int64_t>::min() ||
+            hi > std::numeric_limits<std::int64_t>::max()) {
+            bounds.clear();
+            return;
+        }
+        bounds.emplace_back(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
+    }
+}
+
 void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
-                  const std::function<void(std::int64_t, std::size_t,
-                                           const std::vector<const std::int64_t*>&)>& sink) {
+                  const BatchSink& sink, const BatchPlace& place, Bounds* bounds) {
     const std::size_t rank = shape.size();
+    const std::size_t outs = exprs.size();
     const std::int64_t total = cellCount(shape);
+    const std::size_t B = Program::kBatch;
+
+    Separated sep;
+    std::vector<std::vector<std::int64_t>> tables(rank); // [dim][output * extent + x]
+    if (rank >= 2) sep = separate(exprs, rank, rep);
+    bool split = sep.useful;
+    for (std::size_t k = 0; k < rank && split; ++k)
+        split = tabulate(sep.perDim[k], k, shape[k], tables[k]);
+    const bool perCell = !split || sep.anyMixed;
+    if (bounds) {
+        bounds->clear();
+        if (!perCell && total > 0) boundsOfSum(tables, shape, outs, *bounds);
+    }
+
+    // The per-cell program: everything, or only the mixed terms.
     Shape extents = shape;
     extents.push_back(rep + 1);
-    Program prog(exprs, placeholders(rank, true), extents);
-    const std::size_t B = Program::kBatch;
+    std::optional<Program> prog;
+    if (perCell) prog.emplace(split ? orZero(sep.mixed) : exprs, placeholders(rank, true), extents);
 
     std::vector<std::vector<std::int64_t>> in(rank + 1, std::vector<std::int64_t>(B));
     std::fill(in[rank].begin(), in[rank].end(), rep);
-    std::vector<std::vector<std::int64_t>> out(exprs.size(), std::vector<std::int64_t>(B));
+    std::vector<std::vector<std::int64_t>> out(outs, std::vector<std::int64_t>(B));
     std::vector<const std::int64_t*> inPtr(rank + 1);
-    std::vector<std::int64_t*> outPtr(exprs.size());
-    std::vector<const std::int64_t*> outConst(exprs.size());
+    std::vector<std::int64_t*> outPtr(outs);
+    std::vector<const std::int64_t*> outConst(outs);
     for (std::size_t k = 0; k <= rank; ++k)
         inPtr[k] = in[k].data();
-    for (std::size_t o = 0; o < exprs.size(); ++o)
-        outConst[o] = outPtr[o] = out[o].data();
 
-    std::vector<std::int64_t> coord(rank, 0);
+    struct Span {
+        std::size_t p, n;
+        std::int64_t start; // last coordinate at p
+    };
+    std::vector<Span> spans;
+    std::vector<std::int64_t> bases; // [span * outs + o]: the outer coordinates' tabulated sum
+    std::vector<std::int64_t> coord(std::max<std::size_t>(rank, 1), 0); // [0] unused at rank 0
     for (std::int64_t first = 0; first < total; first += static_cast<std::int64_t>(B)) {
         const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(B, total - first));
+        spans.clear();
+        bases.clear();
         // Odometer over the row-major coordinates; the last dimension runs in straight spans.
         for (std::size_t p = 0; p < n;) {
             const std::int64_t last = rank ? shape[rank - 1] : 1;
             const std::int64_t start = rank ? coord[rank - 1] : 0;
             const std::size_t span = static_cast<std::size_t>(
                 std::min<std::int64_t>(last - start, static_cast<std::int64_t>(n - p)));
-            for (std::size_t k = 0; k + 1 < rank; ++k)
-                std::fill_n(in[k].data() + p, span, coord[k]);
-            if (rank)
-                for (std::size_t q = 0; q < span; ++q)
-                    in[rank - 1][p + q] = start + static_cast<std::int64_t>(q);
+            if (perCell) {
+                for (std::size_t k = 0; k + 1 < rank; ++k)
+                    std::fill_n(in[k].data() + p, span, coord[k]);
+                if (rank)
+                    for (std::size_t q = 0; q < span; ++q)
+                        in[rank - 1][p + q] = start + static_cast<std::int64_t>(q);
+            }
+            if (split) {
+                spans.push_back({p, span, start});
+                for (std::size_t o = 0; o < outs; ++o) {
+                    std::uint64_t b = 0;
+                    for (std::size_t k = 0; k + 1 < rank; ++k)
+                        b += static_cast<std::uint64_t>(
+                            tables[k][o * static_cast<std::size_t>(shape[k]) +
+                                      static_cast<std::size_t>(coord[k])]);
+                    bases.push_back(static_cast<std::int64_t>(b));
+                }
+            }
             p += span;
             if (!rank) break;
             coord[rank - 1] += static_cast<std::int64_t>(span);
@@ -66,12 +227,37 @@ void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64
                 if (k) ++coord[k - 1];
             }
         }
-        std::size_t bad = 0;
-        std::string msg;
-        if (!prog.run(inPtr, outPtr, n, bad, msg)) {
-            std::vector<std::int64_t> cell =
-                unflatten(first + static_cast<std::int64_t>(bad), shape);
-            throw EvalError(msg, cell);
+        if (!place || !place(first, n, outPtr))
+            for (std::size_t o = 0; o < outs; ++o)
+                outPtr[o] = out[o].data();
+        for (std::size_t o = 0; o < outs; ++o)
+            outConst[o] = outPtr[o];
+        if (perCell) {
+            std::size_t bad = 0;
+            std::string msg;
+            if (!prog->run(inPtr, outPtr, n, bad, msg))
+                throw EvalError(msg, unflatten(first + static_cast<std::int64_t>(bad), shape));
+        }
+        if (split) {
+            const std::size_t lastExtent = static_cast<std::size_t>(shape[rank - 1]);
+            for (std::size_t s = 0; s < spans.size(); ++s) {
+                const Span& sp = spans[s];
+                for (std::size_t o = 0; o < outs; ++o) {
+                    const std::uint64_t base = static_cast<std::uint64_t>(bases[s * outs + o]);
+                    const std::int64_t* row = tables[rank - 1].data() + o * lastExtent +
+                                              static_cast<std::size_t>(sp.start);
+                    std::int64_t* d = outPtr[o] + sp.p;
+                    if (sep.anyMixed)
+                        for (std::size_t q = 0; q < sp.n; ++q)
+                            d[q] =
+                                static_cast<std::int64_t>(static_cast<std::uint64_t>(d[q]) + base +
+                                                          static_cast<std::uint64_t>(row[q]));
+                    else
+                        for (std::size_t q = 0; q < sp.n; ++q)
+                            d[q] = static_cast<std::int64_t>(base +
+                                                             static_cast<std::uint64_t>(row[q]));
+                }
+            }
         }
         sink(first, n, outConst);
     }

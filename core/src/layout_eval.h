@@ -8,12 +8,25 @@
 
 namespace ts::detail {
 
+using BatchSink =
+    std::function<void(std::int64_t, std::size_t, const std::vector<const std::int64_t*>&)>;
+// Where a batch's outputs should be written: set outs[o] to room for n values and return true,
+// or return false to have them written to internal buffers (the sink sees them either way).
+using BatchPlace = std::function<bool(std::int64_t, std::size_t, std::vector<std::int64_t*>&)>;
+
 // Calls sink(firstCell, n, outputs) for consecutive runs of cells in row-major order, where
 // outputs[o][p] is expression o at cell firstCell + p. `rep` is the value bound to `_rep`.
 // Throws EvalError naming the cell on a division by zero or bad shift.
+//
+// Layout formulas are mostly sums of terms in one coordinate each (`i % 8 * 4 + j // 2`): such
+// terms are tabulated once per coordinate value and added per cell; only the rest (XOR
+// swizzles, products of coordinates) runs per cell.
+//
+// `bounds`, when given, receives each output's exact [min, max] over the shape when that comes
+// free from the tabulated terms (no mixed terms), and is left empty otherwise.
+using Bounds = std::vector<std::pair<std::int64_t, std::int64_t>>;
 void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
-                  const std::function<void(std::int64_t, std::size_t,
-                                           const std::vector<const std::int64_t*>&)>& sink);
+                  const BatchSink& sink, const BatchPlace& place = {}, Bounds* bounds = nullptr);
 
 std::vector<std::int64_t> unflatten(std::int64_t flat, const Shape& shape);
 std::vector<std::string> placeholders(std::size_t rank, bool withRep);

@@ -109,6 +109,7 @@ public:
             return {Lambda{n}};
         case NodeKind::Unary: {
             Value a = eval(n->items[0], scope);
+            if (auto* t = std::get_if<bool>(&a.v)) a.v = std::int64_t{*t};
             if (n->text == "+") return {asIntOrExpr(a, n->items[0])};
             if (auto* i = std::get_if<std::int64_t>(&a.v)) {
                 if (n->text == "-")
@@ -199,6 +200,9 @@ private:
         if (n->text == "/")
             fail("true division '/' is not an index operation; use '//' (floor division)", n);
         Op op = binaryOps().at(n->text);
+        // Python's bool is an int: `16 - False` is the integer 16, folded like any other.
+        for (Value* v : {&a, &b})
+            if (auto* t = std::get_if<bool>(&v->v)) v->v = std::int64_t{*t};
         auto* x = std::get_if<std::int64_t>(&a.v);
         auto* y = std::get_if<std::int64_t>(&b.v);
         if (x && y) {

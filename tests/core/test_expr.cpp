@@ -2,9 +2,11 @@
 // parentheses, the parse/print round trip, floor semantics and the compiled evaluator.
 #include "tilescope/errors.h"
 #include "tilescope/expr_eval.h"
+#include "tilescope/layout.h"
 #include "tilescope/mapping.h"
 
 #include <gtest/gtest.h>
+#include <optional>
 #include <random>
 
 namespace {
@@ -28,6 +30,18 @@ TEST(Expr, FloorSemanticsMatchPython) {
     EXPECT_EQ(at(parse("(_i + 7) // -2"), 0, 0), -4);
     EXPECT_EQ(at(parse("(_i + 7) % -2"), 0, 0), -1);
     EXPECT_EQ(at(parse("T.truncdiv(_i - 7, 2)"), 0, 0), -3);
+}
+
+TEST(Expr, BoolsAreIntegersAsInPython) {
+    // Python folds `16 - False` to 16 before TileLang sees it; the printed form must re-parse
+    // to the same tree (a fuzzer-found round-trip break).
+    EXPECT_TRUE(ts::structurallyEqual(parse("16 - False + _i"), parse("16 + _i")));
+    EXPECT_TRUE(ts::structurallyEqual(parse("_i * (True + True)"), parse("_i * 2")));
+    EXPECT_EQ(at(parse("-True + ~False + _j"), 0, 5), 3);
+    for (const char* s : {"16 - False", "1 - True - _i", "False - 1 + _j"}) {
+        const ts::Expr e = parse(s);
+        EXPECT_TRUE(ts::structurallyEqual(e, parse(ts::printExpr(e)))) << s;
+    }
 }
 
 TEST(Expr, PrecedenceIsPythons) {
@@ -215,6 +229,113 @@ TEST(Expr, DivisionByZeroAtACellNamesTheCell) {
 #include "tilescope/simplify.h"
 
 namespace {
+
+// Whole-grid evaluation tabulates one-coordinate terms and adds them per cell; it must give
+// exactly the tree walk's value at every cell, and the tree walk's first failing cell.
+TEST(Expr, GridEvaluationAgreesWithTreeWalkOnSumsOfTerms) {
+    std::mt19937 rng(7);
+    const std::vector<ts::Shape> shapes{{5, 37}, {1200, 3}, {33, 64}, {1, 1}};
+    int compared = 0, failures = 0;
+    for (int n = 0; n < 1500; ++n) {
+        const ts::Shape& shape = shapes[std::size_t(n) % shapes.size()];
+        std::vector<ts::Expr> outs;
+        // 5000 + sum of terms clamped to [-1000, 1000]: never negative (the layout would be
+        // refused), and each term keeps the coordinates it uses.
+        auto term = [&] {
+            return ts::binary(ts::Op::Min,
+                              ts::binary(ts::Op::Max, randomExpr(rng, 2), ts::constant(-1000)),
+                              ts::constant(1000));
+        };
+        for (int o = 0; o < 2; ++o) {
+            ts::Expr e = rng() % 2 ? term() : ts::negate(term());
+            for (int t = 0; t < 3; ++t)
+                e = ts::binary(rng() % 2 ? ts::Op::Add : ts::Op::Sub, e, term());
+            outs.push_back(ts::binary(ts::Op::Add, ts::constant(5000), e));
+        }
+        // The layout keeps its simplified forms (which may drop a failing subterm times zero):
+        // the grid must agree with the tree walk of those.
+        const ts::Layout layout(shape, outs);
+        outs = layout.forward();
+        ts::LayoutTable table;
+        std::optional<std::vector<std::int64_t>> failedAt;
+        try {
+            table = layout.evaluate();
+        } catch (const ts::EvalError& err) {
+            failedAt = err.cell();
+            if (failedAt->empty()) {
+                // Refused as a whole: a negative output value, or a constant subterm that fails
+                // at compile time (so at the first cell).
+                bool explained = false;
+                try {
+                    for (std::int64_t c = 0; c < shape[0] * shape[1] && !explained; ++c)
+                        for (const ts::Expr& e : outs)
+                            explained = explained || at(e, c / shape[1], c % shape[1]) < 0;
+                } catch (const ts::EvalError&) {
+                    explained = true;
+                }
+                EXPECT_TRUE(explained) << err.what();
+                continue;
+            }
+        } catch (const ts::InputError&) {
+            continue; // too large an output shape
+        }
+        bool failedYet = false;
+        for (std::int64_t i = 0; i < shape[0] && !failedYet; ++i)
+            for (std::int64_t j = 0; j < shape[1] && !failedYet; ++j) {
+                const std::size_t cell = std::size_t(i * shape[1] + j);
+                for (std::size_t o = 0; o < outs.size() && !failedYet; ++o) {
+                    std::int64_t v = 0;
+                    try {
+                        v = at(outs[o], i, j);
+                    } catch (const ts::EvalError&) {
+                        failedYet = true;
+                        ASSERT_TRUE(failedAt) << ts::printExpr(outs[o]);
+                        EXPECT_EQ(*failedAt, (std::vector<std::int64_t>{i, j}))
+                            << ts::printExpr(outs[o]);
+                        break;
+                    }
+                    if (failedAt) continue; // no table: only the first failing cell counts
+                    ASSERT_EQ(table.out[cell * 2 + o], v)
+                        << ts::printExpr(outs[o]) << " at (" << i << ", " << j << ")";
+                }
+            }
+        EXPECT_EQ(failedYet, failedAt.has_value());
+        (failedAt ? failures : compared) += 1;
+    }
+    // The random sums must exercise both outcomes, not only the refusals.
+    EXPECT_GT(compared, 60) << failures << " failures";
+    EXPECT_GT(failures, 10) << compared << " compared";
+}
+
+TEST(Expr, FragmentExtentsFromTabulatedTermsMatchTheCells) {
+    // Separable thread and index (extents come from the tables), one with a mixed XOR term,
+    // and replicas (`_rep`): every cell and both extents against the tree walk.
+    for (const char* text :
+         {"T.Fragment([96, 40], forward_thread_fn=lambda i, j: j // 8 * 32 + i % 32, "
+          "forward_index_fn=lambda i, j: i // 32 * 8 + j % 8)",
+          "T.Fragment([64, 64], forward_thread_fn=lambda i, j: (i % 8 ^ j // 8) + i // 8 * 8, "
+          "forward_index_fn=lambda i, j: j % 8 + 3)",
+          "T.Fragment([16, 16], forward_thread_fn=lambda i, j, rep: rep * 64 + i * 4 + j // 4, "
+          "forward_index_fn=lambda i, j: j % 4, replicate=3)"}) {
+        const auto f = std::get<ts::Fragment>(ts::parseMapping(text));
+        const ts::FragmentTable t = f.evaluate();
+        std::int64_t maxThread = -1, maxLocal = -1;
+        for (std::int64_t i = 0; i < t.inputShape[0]; ++i)
+            for (std::int64_t j = 0; j < t.inputShape[1]; ++j) {
+                const std::size_t cell = std::size_t(i * t.inputShape[1] + j);
+                const std::int64_t local = at(f.index()[0], i, j);
+                EXPECT_EQ(t.local[cell], local) << text;
+                maxLocal = std::max(maxLocal, local);
+                for (std::int64_t r = 0; r < t.replicate; ++r) {
+                    const std::int64_t th = at(f.thread(), i, j, r);
+                    EXPECT_EQ(t.threads[cell * std::size_t(t.replicate) + std::size_t(r)], th);
+                    maxThread = std::max(maxThread, th);
+                }
+            }
+        EXPECT_EQ(t.threadExtent, maxThread + 1) << text;
+        EXPECT_EQ(t.localShape, ts::Shape{maxLocal + 1}) << text;
+    }
+}
 
 TEST(Simplify, PreservesEveryValueOverTheRanges) {
     std::mt19937 rng(7);
