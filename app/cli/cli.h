@@ -29,6 +29,9 @@ struct Register {
 // or kInternal for anything unexpected. Use it around every command body.
 int reportError(const std::function<int()>& body);
 
+// A flag's non-negative integer value (at most 2^20); InputError naming the flag otherwise.
+int parseCount(const std::string& flag, const std::string& value);
+
 // The mapping a SPEC names (mapping text, or FILE.json[:NAME]).
 struct ParsedSpec;
 

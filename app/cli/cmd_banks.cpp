@@ -14,17 +14,6 @@ namespace {
 const char* kUsage = "banks SPEC --dtype DTYPE --access ACCESS [--vector N] [--steps K] [--store] "
                      "[--json]";
 
-int parseInt(const std::string& flag, const std::string& v) {
-    try {
-        std::size_t p = 0;
-        const long long n = std::stoll(v, &p);
-        if (p != v.size() || n < 0 || n > 1 << 20) throw 0;
-        return int(n);
-    } catch (...) {
-        throw ts::InputError(flag + " expects a non-negative integer, got '" + v + "'");
-    }
-}
-
 int banks(const std::vector<std::string>& args) {
     return cli::reportError([&] {
         std::string spec, dtype = "float16", access;
@@ -42,9 +31,9 @@ int banks(const std::vector<std::string>& args) {
             else if (a == "--access")
                 access = value();
             else if (a == "--vector")
-                opt.vector = parseInt(a, value());
+                opt.vector = cli::parseCount(a, value());
             else if (a == "--steps")
-                opt.steps = parseInt(a, value());
+                opt.steps = cli::parseCount(a, value());
             else if (a == "--store")
                 opt.store = true;
             else if (a == "--json")

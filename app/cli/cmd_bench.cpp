@@ -1,7 +1,9 @@
 // `bench`: time parse and whole-grid evaluation of a SPEC on this machine (a --bench mode for
-// machines without Google Benchmark, such as the device box).
+// machines without Google Benchmark, such as the device box). With --access, time the bank
+// analysis of that access over SPEC as a shared tile too (tile addresses, access plan, model).
 #include "cli.h"
 
+#include "tilescope/access.h"
 #include "tilescope/document.h"
 #include "tilescope/errors.h"
 #include "tilescope/mapping.h"
@@ -15,18 +17,22 @@ namespace {
 
 int bench(const std::vector<std::string>& args) {
     return cli::reportError([&] {
-        std::string spec;
+        const char* usage = " (usage: bench SPEC [--repeat N] [--access ACCESS --dtype DTYPE])";
+        std::string spec, access, dtype = "float16";
         int repeat = 20;
         for (std::size_t k = 0; k < args.size(); ++k) {
             if (args[k] == "--repeat" && k + 1 < args.size())
-                repeat = std::max(1, std::stoi(args[++k]));
+                repeat = std::max(1, cli::parseCount("--repeat", args[++k]));
+            else if (args[k] == "--access" && k + 1 < args.size())
+                access = args[++k];
+            else if (args[k] == "--dtype" && k + 1 < args.size())
+                dtype = args[++k];
             else if (spec.empty())
                 spec = args[k];
             else
-                throw ts::InputError("unexpected argument '" + args[k] +
-                                     "' (usage: bench SPEC [--repeat N])");
+                throw ts::InputError("unexpected argument '" + args[k] + "'" + usage);
         }
-        if (spec.empty()) throw ts::InputError("missing SPEC (usage: bench SPEC [--repeat N])");
+        if (spec.empty()) throw ts::InputError(std::string("missing SPEC") + usage);
         const std::string text = ts::resolveSpecText(spec);
         using clock = std::chrono::steady_clock;
         auto ms = [](clock::duration d) {
@@ -51,11 +57,32 @@ int bench(const std::vector<std::string>& args) {
         std::printf("%lld cells, %d repetitions\n", static_cast<long long>(cells), repeat);
         report("parse", parse);
         report("evaluate", eval);
+        if (!access.empty()) {
+            const ts::Mapping tileMapping = ts::parseMapping(text);
+            const auto* layout = std::get_if<ts::Layout>(&tileMapping);
+            if (!layout) throw ts::InputError("--access needs SPEC to be a T.Layout (the tile)");
+            std::vector<double> banks;
+            std::int64_t wavefronts = 0, instructions = 0;
+            for (int r = 0; r < repeat; ++r) {
+                auto t0 = clock::now();
+                ts::SharedTile tile(*layout, dtype);
+                ts::SharedAccess a = ts::buildAccess(tile, access);
+                ts::PlanCost c = ts::analyzePlan(a.plan);
+                banks.push_back(ms(clock::now() - t0));
+                wavefronts = c.wavefronts;
+                instructions = std::int64_t(a.plan.instructions.size());
+            }
+            std::printf("%lld instructions, %lld wavefronts\n",
+                        static_cast<long long>(instructions), static_cast<long long>(wavefronts));
+            report("banks", banks);
+        }
         return cli::kOk;
     });
 }
 
-cli::Register r({"bench", "bench SPEC [--repeat N]",
-                 "time parse+compile and whole-grid evaluation (min/median/max)", bench});
+cli::Register r({"bench", "bench SPEC [--repeat N] [--access ACCESS [--dtype DTYPE]]",
+                 "time parse+compile and whole-grid evaluation (min/median/max); with --access, "
+                 "also the bank analysis of ACCESS over SPEC as the shared tile",
+                 bench});
 
 } // namespace

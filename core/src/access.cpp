@@ -130,7 +130,7 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
     if (T <= 0 || L <= 0) throw InputError("the fragment holds no elements");
     if (T * L > (std::int64_t{1} << 26))
         throw InputError("fragment too large for the bank model (threads x slots > 2^26)");
-    std::vector<std::int64_t> slotCell(std::size_t(T * L), -1);
+    std::vector<std::int32_t> slotCell(std::size_t(T * L), -1); // cells < 2^24
     const std::int64_t n = ft.cells();
     const bool sameShape = ft.inputShape == tile.shape();
     std::vector<std::int64_t> coord(ft.inputShape.size());
@@ -151,12 +151,12 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
             if (!sameShape)
                 cell = tile.cellOf(coord, "thread " + std::to_string(t) + " (slot " +
                                               std::to_string(slot) + ")");
-            std::int64_t& dst = slotCell[std::size_t(t * L + slot)];
+            std::int32_t& dst = slotCell[std::size_t(t * L + slot)];
             if (dst >= 0 && dst != cell)
                 throw InputError("thread " + std::to_string(t) + " slot " + std::to_string(slot) +
                                  " holds both " + coordText(tile.coordOf(dst)) + " and " +
                                  coordText(tile.coordOf(cell)));
-            dst = cell;
+            dst = std::int32_t(cell);
         }
     }
     const int bytes = tile.elementBytes();
@@ -168,7 +168,7 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
                    std::to_string(L) + " register slots per thread";
         for (std::int64_t t = 0; t < T; ++t)
             for (std::int64_t g = 0; g < L; g += v) {
-                const std::int64_t* s = &slotCell[std::size_t(t * L + g)];
+                const std::int32_t* s = &slotCell[std::size_t(t * L + g)];
                 int present = 0;
                 for (int e = 0; e < v; ++e)
                     present += s[e] >= 0;
@@ -207,24 +207,26 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
     out.plan.bank_count = opt.bank_count;
     out.plan.bank_width = opt.bank_width;
     const std::int64_t warps = (T + kWarpSize - 1) / kWarpSize;
+    out.plan.instructions.reserve(std::size_t(warps * ((L + v - 1) / v)));
+    out.touches.reserve(out.plan.instructions.capacity());
     for (std::int64_t w = 0; w < warps; ++w)
         for (std::int64_t g = 0; g < L; g += v) {
             Instruction ins;
             ins.op = opt.store ? SharedOp::Store : SharedOp::Load;
             ins.bytes_per_lane = v * bytes;
+            const int active = int(std::min<std::int64_t>(kWarpSize, T - w * kWarpSize));
             std::vector<LaneTouch> touch;
-            touch.reserve(kWarpSize);
-            ins.lanes.reserve(kWarpSize);
-            for (int lane = 0; lane < kWarpSize; ++lane) {
+            touch.reserve(std::size_t(active));
+            ins.lanes.reserve(std::size_t(active));
+            for (int lane = 0; lane < active; ++lane) {
                 const std::int64_t t = w * kWarpSize + lane;
-                if (t >= T) break;
-                const std::int64_t* s = &slotCell[std::size_t(t * L + g)];
+                const std::int32_t* s = &slotCell[std::size_t(t * L + g)];
                 if (s[0] < 0) continue;
                 ins.lanes.push_back({lane, tile.addressOfCell(s[0]), true});
-                LaneTouch lt{lane, {}};
+                LaneTouch& lt = touch.emplace_back();
+                lt.lane = lane;
                 for (int e = 0; e < v; ++e)
                     lt.cells.push_back(s[e]);
-                touch.push_back(lt);
             }
             if (ins.lanes.empty()) continue;
             ins.label = "warp " + std::to_string(w) + " slots " + std::to_string(g) +

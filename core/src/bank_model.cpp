@@ -3,6 +3,8 @@
 #include "tilescope/errors.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -77,6 +79,14 @@ void validatePlan(const AccessPlan& plan) {
     }
 }
 
+std::vector<int> BankCollision::lanes() const {
+    std::vector<int> v;
+    v.reserve(std::size_t(std::popcount(lane_mask)));
+    for (std::uint32_t m = lane_mask; m; m &= m - 1)
+        v.push_back(std::countr_zero(m));
+    return v;
+}
+
 InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int bank_width) {
     const int bytes = effectiveBytes(ins);
     InstructionCost c;
@@ -84,63 +94,73 @@ InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int b
     c.phases = kWarpSize / c.lanes_per_phase;
     if (ins.isMatrix()) c.phases = std::min(c.phases, ins.matrices);
     c.phase_wavefronts.assign(c.phases, 0);
-    c.phase_bank_words.assign(c.phases, std::vector<int>(bank_count, 0));
+    c.phase_bank_words.assign(std::size_t(c.phases) * std::size_t(bank_count), 0);
     c.bank_words.assign(bank_count, 0);
 
-    // Per phase: (bank, word, lane) hits, sorted, then counted per bank (flat buffers: this is
-    // the hot loop of whole-tile analyses).
-    struct Hit {
-        int bank;
-        std::int64_t word;
-        int lane;
-        bool operator<(const Hit& o) const {
-            return bank != o.bank ? bank < o.bank : word != o.word ? word < o.word : lane < o.lane;
-        }
-    };
-    thread_local std::vector<Hit> hits;
-    thread_local std::vector<int> lanes;
-    for (int ph = 0; ph < c.phases; ++ph) {
-        hits.clear();
-        for (const LaneAccess& la : ins.lanes) {
-            if (!laneSupplies(ins, la)) continue;
-            if (la.lane / c.lanes_per_phase != ph) continue;
-            std::int64_t first = la.byte_address / bank_width;
-            std::int64_t last = (la.byte_address + bytes - 1) / bank_width;
-            for (std::int64_t w = first; w <= last; ++w)
-                hits.push_back({int(w % bank_count), w, la.lane});
-        }
-        if (hits.empty()) continue;
-        std::sort(hits.begin(), hits.end());
-        int worst = 1;
-        for (std::size_t b = 0; b < hits.size();) {
-            std::size_t e = b;
-            int n = 0;
-            while (e < hits.size() && hits[e].bank == hits[b].bank) {
-                if (e == b || hits[e].word != hits[e - 1].word) ++n;
-                ++e;
+    // One pass over the lanes files each word touched into its (phase, bank) bucket, keeping
+    // distinct words and the lanes; then every bucket is counted. This is the hot loop of
+    // whole-tile analyses: no sorting, no allocation after the first call, and shifts instead
+    // of 64-bit divisions when the bank geometry is a power of two (always, in practice).
+    const int wordsPerLane = (bytes + bank_width - 1) / bank_width + 1;
+    const std::size_t cap = std::size_t(c.lanes_per_phase) * std::size_t(wordsPerLane);
+    const std::size_t buckets = std::size_t(c.phases) * std::size_t(bank_count);
+    thread_local std::vector<std::int64_t> words; // [bucket * cap + k] distinct, in arrival order
+    thread_local std::vector<int> count;          // [bucket] distinct words
+    thread_local std::vector<std::uint32_t> laneMask;
+    if (words.size() < buckets * cap) words.resize(buckets * cap);
+    count.assign(buckets, 0);
+    laneMask.assign(buckets, 0);
+    std::uint32_t phaseUsed = 0; // phases <= 32
+    const bool pow2 = std::has_single_bit(unsigned(bank_width)) &&
+                      std::has_single_bit(unsigned(bank_count)) &&
+                      std::has_single_bit(unsigned(c.lanes_per_phase));
+    const int widthShift = std::countr_zero(unsigned(bank_width));
+    const int phaseShift = std::countr_zero(unsigned(c.lanes_per_phase));
+    const std::int64_t bankMask = bank_count - 1;
+    for (const LaneAccess& la : ins.lanes) {
+        if (!laneSupplies(ins, la)) continue;
+        if (la.lane < 0 || la.lane >= kWarpSize) continue; // validatePlan reports these
+        const bool fast = pow2 && la.byte_address >= 0;
+        const int ph = fast ? la.lane >> phaseShift : la.lane / c.lanes_per_phase;
+        if (ph >= c.phases) continue;
+        phaseUsed |= std::uint32_t{1} << ph;
+        const std::int64_t last = la.byte_address + bytes - 1;
+        const std::int64_t w0 = fast ? la.byte_address >> widthShift : la.byte_address / bank_width;
+        const std::int64_t w1 = fast ? last >> widthShift : last / bank_width;
+        for (std::int64_t w = w0; w <= w1; ++w) {
+            const int bank = int(fast ? w & bankMask : w % bank_count);
+            const std::size_t b = std::size_t(ph) * std::size_t(bank_count) + std::size_t(bank);
+            laneMask[b] |= std::uint32_t{1} << la.lane;
+            std::int64_t* list = words.data() + b * cap;
+            const int n = count[b];
+            if (std::find(list, list + n, w) == list + n) {
+                list[n] = w;
+                count[b] = n + 1;
             }
-            const int bank = hits[b].bank;
-            c.phase_bank_words[ph][bank] = n;
-            c.bank_words[bank] += n;
+        }
+    }
+    c.collisions.reserve(std::size_t(std::count_if(
+        count.begin(), count.begin() + std::ptrdiff_t(buckets), [](int n) { return n > 1; })));
+    for (int ph = 0; ph < c.phases; ++ph) {
+        if (!(phaseUsed >> ph & 1u)) continue;
+        int worst = 1;
+        for (int bank = 0; bank < bank_count; ++bank) {
+            const std::size_t b = std::size_t(ph) * std::size_t(bank_count) + std::size_t(bank);
+            const int n = count[b];
+            if (n == 0) continue;
+            c.phase_bank_words[b] = n;
+            c.bank_words[std::size_t(bank)] += n;
             worst = std::max(worst, n);
             if (n > 1) {
-                BankCollision col;
+                BankCollision& col = c.collisions.emplace_back();
                 col.phase = ph;
                 col.bank = bank;
-                lanes.clear();
-                for (std::size_t k = b; k < e; ++k) {
-                    if (k == b || hits[k].word != hits[k - 1].word)
-                        col.words.push_back(hits[k].word);
-                    lanes.push_back(hits[k].lane);
-                }
-                std::sort(lanes.begin(), lanes.end());
-                lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
-                col.lanes.assign(lanes.begin(), lanes.end());
-                c.collisions.push_back(std::move(col));
+                col.words.assign(words.data() + b * cap, words.data() + b * cap + n);
+                std::sort(col.words.begin(), col.words.end());
+                col.lane_mask = laneMask[b];
             }
-            b = e;
         }
-        c.phase_wavefronts[ph] = worst;
+        c.phase_wavefronts[std::size_t(ph)] = worst;
         c.wavefronts += worst;
         c.ideal += 1;
     }
@@ -168,6 +188,7 @@ void accumulate(PlanCost& pc, const Instruction& ins, int w, int ideal) {
 PlanCost analyzePlan(const AccessPlan& plan) {
     validatePlan(plan);
     PlanCost pc;
+    pc.instructions.reserve(plan.instructions.size());
     for (const Instruction& ins : plan.instructions) {
         InstructionCost c = analyzeInstruction(ins, plan.bank_count, plan.bank_width);
         accumulate(pc, ins, c.wavefronts, c.ideal);
@@ -362,11 +383,18 @@ void toJson(nlohmann::json& j, const InstructionCost& c) {
     j["phases"] = c.phases;
     j["phase_wavefronts"] = c.phase_wavefronts;
     j["banks"] = c.bank_words;
-    j["phase_banks"] = c.phase_bank_words;
+    auto& phaseBanks = j["phase_banks"] = nlohmann::json::array();
+    const std::size_t banks = c.bank_words.size();
+    for (int ph = 0; ph < c.phases; ++ph)
+        phaseBanks.push_back(std::vector<int>(
+            c.phase_bank_words.begin() + std::ptrdiff_t(std::size_t(ph) * banks),
+            c.phase_bank_words.begin() + std::ptrdiff_t(std::size_t(ph + 1) * banks)));
     auto& cols = j["collisions"] = nlohmann::json::array();
     for (const BankCollision& col : c.collisions)
-        cols.push_back(
-            {{"phase", col.phase}, {"bank", col.bank}, {"words", col.words}, {"lanes", col.lanes}});
+        cols.push_back({{"phase", col.phase},
+                        {"bank", col.bank},
+                        {"words", col.words},
+                        {"lanes", col.lanes()}});
 }
 
 void toJson(nlohmann::json& j, const PlanCost& c) {

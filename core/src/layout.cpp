@@ -89,6 +89,43 @@ Shape extentsOf(const std::vector<std::int64_t>& values, std::size_t rank, const
     return ext;
 }
 
+// Widens [lo, hi] to cover v[0..n) (a contiguous batch: this loop vectorizes).
+void widen(const std::int64_t* v, std::size_t n, std::int64_t& lo, std::int64_t& hi) {
+    std::int64_t a = lo, b = hi;
+    for (std::size_t p = 0; p < n; ++p) {
+        a = v[p] < a ? v[p] : a;
+        b = v[p] > b ? v[p] : b;
+    }
+    lo = a;
+    hi = b;
+}
+
+// dst[p * R + k] = outs[k][p]; a fixed R lets the compiler unroll the inner loop.
+template <std::size_t R>
+void interleave(std::int64_t* dst, const std::vector<const std::int64_t*>& outs, std::size_t n) {
+    const std::int64_t* src[R];
+    for (std::size_t k = 0; k < R; ++k)
+        src[k] = outs[k];
+    for (std::size_t p = 0; p < n; ++p)
+        for (std::size_t k = 0; k < R; ++k)
+            dst[p * R + k] = src[k][p];
+}
+void interleave(std::int64_t* dst, const std::vector<const std::int64_t*>& outs, std::size_t n) {
+    const std::size_t R = outs.size();
+    switch (R) {
+    case 2:
+        return interleave<2>(dst, outs, n);
+    case 3:
+        return interleave<3>(dst, outs, n);
+    case 4:
+        return interleave<4>(dst, outs, n);
+    default:
+        for (std::size_t k = 0; k < R; ++k)
+            for (std::size_t p = 0; p < n; ++p)
+                dst[p * R + k] = outs[k][p];
+    }
+}
+
 // Finds two points with the same key; keys are linear indices below `space` when dense.
 template <class KeyAt>
 std::optional<std::pair<std::int64_t, std::int64_t>>
@@ -179,16 +216,29 @@ LayoutTable Layout::evaluate() const {
             return true;
         };
         if (R != 1) t.out.resize(static_cast<std::size_t>(cells) * R);
+        // Extents are taken per output while each batch is contiguous and in cache (or come
+        // free from the tabulated terms); a strided pass over the table afterwards cost more.
+        std::vector<std::int64_t> lo(R, 0), hi(R, -1);
+        detail::Bounds bounds;
         forEachBatch(
             input_, forward_, 0,
             [&](std::int64_t first, std::size_t n, const auto& outs) {
-                if (R == 1) return;
-                std::int64_t* dst = t.out.data() + first * static_cast<std::int64_t>(R);
-                for (std::size_t p = 0; p < n; ++p)
+                if (bounds.empty())
                     for (std::size_t k = 0; k < R; ++k)
-                        dst[p * R + k] = outs[k][p];
+                        widen(outs[k], n, lo[k], hi[k]);
+                if (R != 1) interleave(t.out.data() + first * std::int64_t(R), outs, n);
             },
-            place);
+            place, &bounds);
+        for (std::size_t k = 0; k < bounds.size(); ++k) {
+            lo[k] = std::min<std::int64_t>(0, bounds[k].first);
+            hi[k] = std::max<std::int64_t>(-1, bounds[k].second);
+        }
+        const bool negative = std::any_of(lo.begin(), lo.end(), [](auto v) { return v < 0; });
+        if (negative) extentsOf(t.out, R, "output"); // throws, naming the first negative cell
+        t.outputShape.resize(R);
+        for (std::size_t k = 0; k < R; ++k)
+            t.outputShape[k] = hi[k] + 1;
+        return t;
     }
     t.outputShape = extentsOf(t.out, t.outRank, "output");
     return t;
@@ -349,13 +399,7 @@ FragmentTable Fragment::evaluate() const {
     first.push_back(thread_);
     std::vector<std::int64_t> lo(L + 1, 0), hi(L + 1, -1);
     auto track = [&](std::size_t k, const std::int64_t* v, std::size_t n) {
-        std::int64_t a = lo[k], b = hi[k];
-        for (std::size_t p = 0; p < n; ++p) {
-            a = v[p] < a ? v[p] : a;
-            b = v[p] > b ? v[p] : b;
-        }
-        lo[k] = a;
-        hi[k] = b;
+        widen(v, n, lo[k], hi[k]);
     };
     // One index and no replicas: values go straight into the tables, grown a batch at a time.
     const bool direct = L == 1 && R == 1;

@@ -149,6 +149,18 @@ void boundsOfSum(const std::vector<std::vector<std::int64_t>>& tables, const Sha
     }
 }
 
+// d[q] (+)= base + row[q] with wrapping adds; restrict lets the loop vectorize.
+void addSpan(std::int64_t* __restrict d, const std::int64_t* __restrict row, std::uint64_t base,
+             std::size_t n, bool accumulate) {
+    if (accumulate)
+        for (std::size_t q = 0; q < n; ++q)
+            d[q] = static_cast<std::int64_t>(static_cast<std::uint64_t>(d[q]) + base +
+                                             static_cast<std::uint64_t>(row[q]));
+    else
+        for (std::size_t q = 0; q < n; ++q)
+            d[q] = static_cast<std::int64_t>(base + static_cast<std::uint64_t>(row[q]));
+}
+
 void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
                   const BatchSink& sink, const BatchPlace& place, Bounds* bounds) {
     const std::size_t rank = shape.size();
@@ -246,16 +258,7 @@ void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64
                     const std::uint64_t base = static_cast<std::uint64_t>(bases[s * outs + o]);
                     const std::int64_t* row = tables[rank - 1].data() + o * lastExtent +
                                               static_cast<std::size_t>(sp.start);
-                    std::int64_t* d = outPtr[o] + sp.p;
-                    if (sep.anyMixed)
-                        for (std::size_t q = 0; q < sp.n; ++q)
-                            d[q] =
-                                static_cast<std::int64_t>(static_cast<std::uint64_t>(d[q]) + base +
-                                                          static_cast<std::uint64_t>(row[q]));
-                    else
-                        for (std::size_t q = 0; q < sp.n; ++q)
-                            d[q] = static_cast<std::int64_t>(base +
-                                                             static_cast<std::uint64_t>(row[q]));
+                    addSpan(outPtr[o] + sp.p, row, base, sp.n, sep.anyMixed);
                 }
             }
         }

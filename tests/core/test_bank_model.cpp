@@ -89,7 +89,7 @@ TEST(BankModel, BroadcastAndPartialBroadcast) {
     EXPECT_EQ(c.wavefronts, 2);
     ASSERT_EQ(c.collisions.size(), 1u);
     EXPECT_EQ(c.collisions[0].bank, 0);
-    EXPECT_EQ(c.collisions[0].lanes.size(), 32u);
+    EXPECT_EQ(c.collisions[0].lanes().size(), 32u);
     EXPECT_EQ(c.collisions[0].words, (std::vector<std::int64_t>{0, 32}));
     EXPECT_EQ(c.bank_words[0], 2);
     // Sub-word accesses to one word: broadcast, 1 wavefront.
@@ -119,7 +119,7 @@ TEST(BankModel, LdmatrixUnswizzledConflictsSwizzledNot) {
     EXPECT_EQ(plain.ideal, 4);
     EXPECT_EQ(plain.excess, 28);
     EXPECT_FALSE(plain.collisions.empty());
-    EXPECT_EQ(plain.collisions[0].lanes, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(plain.collisions[0].lanes(), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
 
     InstructionCost sw = analyzeInstruction(ldmatrixX4(64, true));
     EXPECT_EQ(sw.wavefronts, 4);

@@ -62,7 +62,8 @@ struct BankCollision {
     int phase = 0;
     int bank = 0;
     std::vector<std::int64_t> words; // distinct word indices (byte_address / bank_width)
-    std::vector<int> lanes;          // active lanes touching this bank in this phase
+    std::uint32_t lane_mask = 0;     // bit l: active lane l touches this bank in this phase
+    std::vector<int> lanes() const;  // the lanes of lane_mask, ascending
 };
 
 struct InstructionCost {
@@ -72,7 +73,7 @@ struct InstructionCost {
     int ideal = 0;
     int excess = 0;
     std::vector<int> phase_wavefronts;              // [phase]
-    std::vector<std::vector<int>> phase_bank_words; // [phase][bank] distinct words
+    std::vector<int> phase_bank_words;              // [phase * bank_count + bank] distinct words
     std::vector<int> bank_words;                    // [bank], summed over phases
     std::vector<BankCollision> collisions;          // every (phase, bank) with > 1 word
 };
