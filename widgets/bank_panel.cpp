@@ -302,9 +302,10 @@ void BankPanel::refreshView() {
         std::vector<CellMarksOverlay::Mark> marks;
         std::vector<std::pair<int, int>> framed;
         for (const ts::LaneTouch& lt : access_->touches[std::size_t(step_)]) {
-            for (std::size_t k = 0; k < lt.cells.size(); ++k) {
-                const int r = int(lt.cells[k] / std::max(cols, 1)),
-                          c = int(lt.cells[k] % std::max(cols, 1));
+            const auto cells = access_->cellsOf(lt);
+            for (std::size_t k = 0; k < cells.size(); ++k) {
+                const int r = int(cells[k] / std::max(cols, 1)),
+                          c = int(cells[k] % std::max(cols, 1));
                 framed.push_back({r, c});
                 if (k == 0) marks.push_back({r, c, QString::number(lt.lane)});
             }

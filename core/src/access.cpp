@@ -85,12 +85,31 @@ SharedTile::SharedTile(const Layout& layout, const std::string& dtype)
     for (std::int64_t e : t.outputShape)
         words *= e;
     footprint_ = words * bytes_;
-    for (std::int64_t c = 0; c < n; ++c) {
-        std::int64_t lin = 0;
-        for (std::size_t k = 0; k < r; ++k)
-            lin = lin * t.outputShape[k] + t.out[std::size_t(c) * r + k];
-        addr_[std::size_t(c)] = lin * bytes_;
-    }
+    // Row-major linearization as a dot product with fixed strides (vectorizes for ranks 1-3).
+    std::vector<std::int64_t> stride(r, bytes_);
+    for (std::size_t k = r; k-- > 1;)
+        stride[k - 1] = stride[k] * t.outputShape[k];
+    auto linearize = [&]<std::size_t R>(std::integral_constant<std::size_t, R>) {
+        for (std::int64_t c = 0; c < n; ++c) {
+            std::int64_t a = 0;
+            for (std::size_t k = 0; k < R; ++k)
+                a += t.out[std::size_t(c) * R + k] * stride[k];
+            addr_[std::size_t(c)] = a;
+        }
+    };
+    if (r == 1)
+        linearize(std::integral_constant<std::size_t, 1>{});
+    else if (r == 2)
+        linearize(std::integral_constant<std::size_t, 2>{});
+    else if (r == 3)
+        linearize(std::integral_constant<std::size_t, 3>{});
+    else
+        for (std::int64_t c = 0; c < n; ++c) {
+            std::int64_t a = 0;
+            for (std::size_t k = 0; k < r; ++k)
+                a += t.out[std::size_t(c) * r + k] * stride[k];
+            addr_[std::size_t(c)] = a;
+        }
 }
 
 std::int64_t SharedTile::cellOf(const std::vector<std::int64_t>& coord,
@@ -134,7 +153,18 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
     const std::int64_t n = ft.cells();
     const bool sameShape = ft.inputShape == tile.shape();
     std::vector<std::int64_t> coord(ft.inputShape.size());
-    for (std::int64_t c = 0; c < n; ++c) {
+    // The common case (one local index, no replicas, the tile's own shape) in a tight loop.
+    const bool simple = sameShape && ft.localRank == 1 && ft.replicate == 1;
+    for (std::int64_t c = 0; simple && c < n; ++c) {
+        const std::int64_t t = ft.threads[std::size_t(c)];
+        std::int32_t& dst = slotCell[std::size_t(t * L + ft.local[std::size_t(c)])];
+        if (dst >= 0 && dst != c) [[unlikely]]
+            throw InputError("thread " + std::to_string(t) + " slot " +
+                             std::to_string(ft.local[std::size_t(c)]) + " holds both " +
+                             coordText(tile.coordOf(dst)) + " and " + coordText(tile.coordOf(c)));
+        dst = std::int32_t(c);
+    }
+    for (std::int64_t c = 0; !simple && c < n; ++c) {
         std::int64_t slot = 0;
         for (std::size_t k = 0; k < ft.localRank; ++k)
             slot = slot * ft.localShape[k] + ft.local[std::size_t(c) * ft.localRank + k];
@@ -208,6 +238,7 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
     out.plan.bank_width = opt.bank_width;
     const std::int64_t warps = (T + kWarpSize - 1) / kWarpSize;
     out.plan.instructions.reserve(std::size_t(warps * ((L + v - 1) / v)));
+    out.cells.reserve(std::size_t(n * ft.replicate));
     out.touches.reserve(out.plan.instructions.capacity());
     for (std::int64_t w = 0; w < warps; ++w)
         for (std::int64_t g = 0; g < L; g += v) {
@@ -223,10 +254,7 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
                 const std::int32_t* s = &slotCell[std::size_t(t * L + g)];
                 if (s[0] < 0) continue;
                 ins.lanes.push_back({lane, tile.addressOfCell(s[0]), true});
-                LaneTouch& lt = touch.emplace_back();
-                lt.lane = lane;
-                for (int e = 0; e < v; ++e)
-                    lt.cells.push_back(s[e]);
+                out.addTouch(touch, lane, s, v);
             }
             if (ins.lanes.empty()) continue;
             ins.label = "warp " + std::to_string(w) + " slots " + std::to_string(g) +
@@ -321,8 +349,7 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
             const std::string who =
                 "lane " + std::to_string(t) + (seq ? " step " + std::to_string(k) : "");
             const std::int64_t cell = tile.cellOf(c, who);
-            LaneTouch lt{t, {}};
-            lt.cells.push_back(cell);
+            std::int64_t vec[16] = {cell}; // v <= 16 (checkVectorBytes)
             const std::int64_t a0 = tile.addressOfCell(cell);
             if (v > 1) {
                 if (c.back() + v > tile.shape().back())
@@ -343,11 +370,11 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
                                          " is at byte " + std::to_string(tile.addressOfCell(ce)) +
                                          ", expected " + std::to_string(a0 + e * bytes));
                     }
-                    lt.cells.push_back(ce);
+                    vec[e] = ce;
                 }
             }
             ins.lanes.push_back({t, a0, true});
-            touch.push_back(std::move(lt));
+            out.addTouch(touch, t, vec, v);
         }
         ins.label = seq ? "k = " + std::to_string(k) : "lanes";
         out.plan.instructions.push_back(std::move(ins));
@@ -394,6 +421,7 @@ SharedAccess matrixAccess(const SharedTile& tile, const std::string& specIn, boo
     const int epr = 16 / bytes; // elements per 16-byte row
     std::vector<std::int64_t> addrs(kWarpSize, 0);
     std::vector<LaneTouch> touch;
+    SharedAccess out;
     const char* name = store ? "stmatrix" : "ldmatrix";
     for (int t = 0; t < 8 * m; ++t) {
         const std::vector<std::int64_t> c{r0 + t % 16, c0 + std::int64_t(epr) * (t / 16)};
@@ -407,18 +435,17 @@ SharedAccess matrixAccess(const SharedTile& tile, const std::string& specIn, boo
         if (a0 % 16 != 0)
             throw InputError(who + ": the 16-byte row at " + coordText(c) +
                              " is misaligned (address " + std::to_string(a0) + ")");
-        LaneTouch lt{t, {}};
+        std::int64_t row[16];
         for (int e = 0; e < epr; ++e) {
             if (tile.addressOfCell(cell + e) != a0 + std::int64_t(e) * bytes)
                 throw InputError(who + ": the 16-byte row at " + coordText(c) +
                                  " is not contiguous in the layout (column " +
                                  std::to_string(c[1] + e) + ")");
-            lt.cells.push_back(cell + e);
+            row[e] = cell + e;
         }
         addrs[std::size_t(t)] = a0;
-        touch.push_back(std::move(lt));
+        out.addTouch(touch, t, row, epr);
     }
-    SharedAccess out;
     out.kind = name;
     out.vector_elements = epr;
     out.plan.bank_count = opt.bank_count;
@@ -464,7 +491,7 @@ CellHeat instructionHeat(const SharedTile& tile, const SharedAccess& a, const Pl
         const int w = i < cost.instructions.size() ? cost.instructions[i].wavefronts : 0;
         h.max_wavefronts = std::max(h.max_wavefronts, w);
         for (const LaneTouch& lt : a.touches[i])
-            for (std::int64_t c : lt.cells)
+            for (std::int64_t c : a.cellsOf(lt))
                 if (h.instruction[std::size_t(c)] < 0) {
                     h.instruction[std::size_t(c)] = int(i);
                     h.wavefronts[std::size_t(c)] = w;
@@ -494,10 +521,10 @@ void toJson(nlohmann::json& j, const SharedTile& tile, const SharedAccess& a,
         for (std::size_t k = 0; k < a.touches[i].size(); ++k) {
             const LaneTouch& lt = a.touches[i][k];
             nlohmann::json cells = nlohmann::json::array();
-            for (std::int64_t c : lt.cells)
+            for (std::int64_t c : a.cellsOf(lt))
                 cells.push_back(tile.coordOf(c));
             lanes.push_back({{"lane", lt.lane},
-                             {"address", tile.addressOfCell(lt.cells.front())},
+                             {"address", tile.addressOfCell(a.cellsOf(lt).front())},
                              {"cells", std::move(cells)}});
         }
         o["lanes"] = std::move(lanes);

@@ -1,5 +1,7 @@
 #include "tilescope/expr_eval.h"
 
+#include "simd_clones.h"
+
 #include "tilescope/errors.h"
 
 #include <algorithm>
@@ -238,17 +240,6 @@ bool Program::run(std::span<const std::int64_t* const> inputs,
     }
     return false;
 }
-
-// Function multiversioning: an AVX2 build of the batch loops where the CPU has it, baseline
-// x86-64 otherwise; exec<T> is force-inlined into each clone.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
-#define TS_CLONES __attribute__((target_clones("avx2", "default")))
-#define TS_INLINE __attribute__((always_inline)) inline
-#else
-#define TS_CLONES
-#define TS_INLINE inline
-#endif
 
 template <class T>
 TS_INLINE bool Program::exec(std::span<const std::int64_t* const> inputs,

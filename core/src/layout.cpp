@@ -2,6 +2,7 @@
 
 #include "huge_pages.h"
 #include "layout_eval.h"
+#include "simd_clones.h"
 #include "tilescope/errors.h"
 #include "tilescope/limits.h"
 #include "tilescope/simplify.h"
@@ -90,7 +91,7 @@ Shape extentsOf(const std::vector<std::int64_t>& values, std::size_t rank, const
 }
 
 // Widens [lo, hi] to cover v[0..n) (a contiguous batch: this loop vectorizes).
-void widen(const std::int64_t* v, std::size_t n, std::int64_t& lo, std::int64_t& hi) {
+TS_CLONES void widen(const std::int64_t* v, std::size_t n, std::int64_t& lo, std::int64_t& hi) {
     std::int64_t a = lo, b = hi;
     for (std::size_t p = 0; p < n; ++p) {
         a = v[p] < a ? v[p] : a;

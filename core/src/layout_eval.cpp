@@ -1,5 +1,7 @@
 #include "layout_eval.h"
 
+#include "simd_clones.h"
+
 #include "tilescope/errors.h"
 #include "tilescope/expr_eval.h"
 
@@ -150,8 +152,8 @@ void boundsOfSum(const std::vector<std::vector<std::int64_t>>& tables, const Sha
 }
 
 // d[q] (+)= base + row[q] with wrapping adds; restrict lets the loop vectorize.
-void addSpan(std::int64_t* __restrict d, const std::int64_t* __restrict row, std::uint64_t base,
-             std::size_t n, bool accumulate) {
+TS_CLONES void addSpan(std::int64_t* __restrict d, const std::int64_t* __restrict row,
+                       std::uint64_t base, std::size_t n, bool accumulate) {
     if (accumulate)
         for (std::size_t q = 0; q < n; ++q)
             d[q] = static_cast<std::int64_t>(static_cast<std::uint64_t>(d[q]) + base +

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,30 +58,33 @@ struct AccessOptions {
     int bank_count = 32, bank_width = 4;
 };
 
-// Which logical cells each active lane of an instruction touches (for overlays and tests).
-// The (at most 16) cells of one lane's access, stored inline (no allocation per lane).
-struct CellList {
-    std::array<std::int32_t, 16> v{}; // cells < 2^24 (limits::kMaxCells)
-    int n = 0;
-    void push_back(std::int64_t c) { v[std::size_t(n++)] = std::int32_t(c); }
-    std::size_t size() const { return std::size_t(n); }
-    bool empty() const { return n == 0; }
-    std::int64_t front() const { return v[0]; }
-    std::int64_t operator[](std::size_t k) const { return v[k]; }
-    const std::int32_t* begin() const { return v.data(); }
-    const std::int32_t* end() const { return v.data() + n; }
-};
+// Which logical cells each active lane of an instruction touches (for overlays and tests):
+// `count` row-major cell indices of SharedAccess::cells from `first` (one pool for the whole
+// access: a per-lane inline list made a 128x128 analysis allocate and fault ~600 KB).
 struct LaneTouch {
     int lane = 0;
-    CellList cells; // row-major cell indices over the tile shape
+    std::int32_t first = 0; // cells < 2^24 (limits::kMaxCells)
+    std::int32_t count = 0;
 };
 
 struct SharedAccess {
     AccessPlan plan;
     std::vector<std::vector<LaneTouch>> touches; // [instruction]
+    std::vector<std::int32_t> cells;             // every LaneTouch's cells, back to back
     std::vector<int> warp;                       // [instruction] warp index
     int vector_elements = 1;
     std::string kind; // "fragment", "lanes", "ldmatrix", "stmatrix"
+
+    std::span<const std::int32_t> cellsOf(const LaneTouch& t) const {
+        return {cells.data() + t.first, std::size_t(t.count)};
+    }
+    // Appends a touch of `lane` over cells c[0..n) to `touch`.
+    template <class Cell>
+    void addTouch(std::vector<LaneTouch>& touch, int lane, const Cell* c, int n) {
+        touch.push_back({lane, std::int32_t(cells.size()), n});
+        for (int e = 0; e < n; ++e)
+            cells.push_back(std::int32_t(c[e]));
+    }
 };
 
 SharedAccess buildAccess(const SharedTile& tile, const std::string& access,
