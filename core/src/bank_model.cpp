@@ -139,6 +139,10 @@ InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int b
             }
         }
     }
+    std::size_t collisionWords = 0;
+    for (std::size_t b = 0; b < buckets; ++b)
+        collisionWords += count[b] > 1 ? std::size_t(count[b]) : 0;
+    c.collision_words.reserve(collisionWords);
     c.collisions.reserve(std::size_t(std::count_if(
         count.begin(), count.begin() + std::ptrdiff_t(buckets), [](int n) { return n > 1; })));
     for (int ph = 0; ph < c.phases; ++ph) {
@@ -155,8 +159,11 @@ InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int b
                 BankCollision& col = c.collisions.emplace_back();
                 col.phase = ph;
                 col.bank = bank;
-                col.words.assign(words.data() + b * cap, words.data() + b * cap + n);
-                std::sort(col.words.begin(), col.words.end());
+                col.first = std::int32_t(c.collision_words.size());
+                col.count = n;
+                c.collision_words.insert(c.collision_words.end(), words.data() + b * cap,
+                                         words.data() + b * cap + n);
+                std::sort(c.collision_words.begin() + col.first, c.collision_words.end());
                 col.lane_mask = laneMask[b];
             }
         }
@@ -390,11 +397,13 @@ void toJson(nlohmann::json& j, const InstructionCost& c) {
             c.phase_bank_words.begin() + std::ptrdiff_t(std::size_t(ph) * banks),
             c.phase_bank_words.begin() + std::ptrdiff_t(std::size_t(ph + 1) * banks)));
     auto& cols = j["collisions"] = nlohmann::json::array();
-    for (const BankCollision& col : c.collisions)
+    for (const BankCollision& col : c.collisions) {
+        const auto words = c.wordsOf(col);
         cols.push_back({{"phase", col.phase},
                         {"bank", col.bank},
-                        {"words", col.words},
+                        {"words", std::vector<std::int64_t>(words.begin(), words.end())},
                         {"lanes", col.lanes()}});
+    }
 }
 
 void toJson(nlohmann::json& j, const PlanCost& c) {

@@ -90,7 +90,9 @@ TEST(BankModel, BroadcastAndPartialBroadcast) {
     ASSERT_EQ(c.collisions.size(), 1u);
     EXPECT_EQ(c.collisions[0].bank, 0);
     EXPECT_EQ(c.collisions[0].lanes().size(), 32u);
-    EXPECT_EQ(c.collisions[0].words, (std::vector<std::int64_t>{0, 32}));
+    const auto words = c.wordsOf(c.collisions[0]);
+    EXPECT_EQ(std::vector<std::int64_t>(words.begin(), words.end()),
+              (std::vector<std::int64_t>{0, 32}));
     EXPECT_EQ(c.bank_words[0], 2);
     // Sub-word accesses to one word: broadcast, 1 wavefront.
     Instruction bytes = stridedInstruction(SharedOp::Load, 1, 1); // 32 bytes = 8 words

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,12 +59,14 @@ struct AccessPlan {
 };
 
 // Lanes of one phase that hit `bank` at `words` distinct words (more than one: a conflict).
+// Its words are InstructionCost::collision_words[first, first + count) (one pool per
+// instruction: a conflicted whole-tile plan has thousands of collisions).
 struct BankCollision {
     int phase = 0;
     int bank = 0;
-    std::vector<std::int64_t> words; // distinct word indices (byte_address / bank_width)
-    std::uint32_t lane_mask = 0;     // bit l: active lane l touches this bank in this phase
-    std::vector<int> lanes() const;  // the lanes of lane_mask, ascending
+    std::int32_t first = 0, count = 0; // distinct word indices (byte_address / bank_width)
+    std::uint32_t lane_mask = 0;       // bit l: active lane l touches this bank in this phase
+    std::vector<int> lanes() const;    // the lanes of lane_mask, ascending
 };
 
 struct InstructionCost {
@@ -72,10 +75,15 @@ struct InstructionCost {
     int wavefronts = 0;
     int ideal = 0;
     int excess = 0;
-    std::vector<int> phase_wavefronts;              // [phase]
-    std::vector<int> phase_bank_words;              // [phase * bank_count + bank] distinct words
-    std::vector<int> bank_words;                    // [bank], summed over phases
-    std::vector<BankCollision> collisions;          // every (phase, bank) with > 1 word
+    std::vector<int> phase_wavefronts;         // [phase]
+    std::vector<int> phase_bank_words;         // [phase * bank_count + bank] distinct words
+    std::vector<int> bank_words;               // [bank], summed over phases
+    std::vector<BankCollision> collisions;     // every (phase, bank) with > 1 word
+    std::vector<std::int64_t> collision_words; // the collisions' words, ascending per one
+
+    std::span<const std::int64_t> wordsOf(const BankCollision& c) const {
+        return {collision_words.data() + c.first, std::size_t(c.count)};
+    }
 };
 
 struct PlanCost {
