@@ -22,7 +22,8 @@ nlohmann::json load(const std::string& rel) {
 // name -> wavefronts per instruction that ncu measured with one warp per SM
 std::map<std::string, double> measured(const std::string& rel) {
     std::map<std::string, double> m;
-    for (const auto& p : load(rel)["patterns"]) {
+    const nlohmann::json data = load(rel); // named: a range-for over load(rel)[...] would dangle
+    for (const auto& p : data["patterns"]) {
         EXPECT_TRUE(p["ncu_1warp"]["exact"].get<bool>()) << p["name"];
         m[p["name"]] = p["ncu_1warp"]["measured_wavefronts_per_instruction"].get<double>();
     }
@@ -33,10 +34,12 @@ std::map<std::string, double> measured(const std::string& rel) {
 
 TEST(H200Agreement, BuiltinSweepMatchesNcu) {
     const auto ncu = measured("data/h200/sweep.json");
+    ASSERT_EQ(ncu.size(), 39u);
     ts::ProcessResult r = ts::runProcess({TILESCOPE_PROBE, "--list-sweep"}, "", 30);
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json listed = nlohmann::json::parse(r.out);
     int compared = 0;
-    for (const auto& p : nlohmann::json::parse(r.out)["patterns"]) {
+    for (const auto& p : listed["patterns"]) {
         const std::string name = p["name"];
         const auto it = ncu.find(name);
         ASSERT_NE(it, ncu.end()) << "no H200 measurement for '" << name << "'";
@@ -52,8 +55,10 @@ TEST(H200Agreement, SampleAccessesMatchNcu) {
     // The path the app and `tilescope-cli banks` take (layout text -> tile -> access -> model)
     // must rebuild exactly the plan that ran on the GPU, and predict what ncu counted.
     const auto ncu = measured("data/h200/samples_sweep.json");
+    ASSERT_EQ(ncu.size(), 28u);
+    const nlohmann::json samples = load("tools/samples_sweep.json");
     int compared = 0;
-    for (const auto& p : load("tools/samples_sweep.json")["patterns"]) {
+    for (const auto& p : samples["patterns"]) {
         const std::string name = p["name"];
         const auto it = ncu.find(name);
         ASSERT_NE(it, ncu.end()) << "no H200 measurement for '" << name << "'";
