@@ -282,6 +282,12 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
         throw InputError("lane map takes 1 parameter (t) or 2 (t, k), got " +
                          std::to_string(params.size()) + " in '" + text.substr(0, colon) + "'");
     std::string body = trim(text.substr(colon + 1));
+    int open = 0;
+    for (char ch : body) {
+        open += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+        if (open < 0) throw InputError("lane map: unbalanced ')' in '" + body + "'");
+    }
+    if (open > 0) throw InputError("lane map: unbalanced '(': missing ')' in '" + body + "'");
     if (body.size() >= 2 && body.front() == '(' && body.back() == ')') {
         // Strip the outer parentheses only when they enclose the whole body.
         int depth = 0;
