@@ -125,8 +125,6 @@ bool tabulate(const std::vector<Expr>& perDim, std::size_t dim, std::int64_t ext
     return true;
 }
 
-} // namespace
-
 // The sum of per-coordinate tables over the full product of coordinates takes every combination,
 // so its extremes are the sums of each table's extremes (exact while they fit in 64 bits).
 void boundsOfSum(const std::vector<std::vector<std::int64_t>>& tables, const Shape& shape,
@@ -162,6 +160,8 @@ TS_CLONES void addSpan(std::int64_t* __restrict d, const std::int64_t* __restric
         for (std::size_t q = 0; q < n; ++q)
             d[q] = static_cast<std::int64_t>(base + static_cast<std::uint64_t>(row[q]));
 }
+
+} // namespace
 
 void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
                   const BatchSink& sink, const BatchPlace& place, Bounds* bounds) {
