@@ -29,7 +29,7 @@ bench: build
 	$(BUILD)/bench/tilescope-bench --benchmark_min_time=0.2
 
 asan: deps
-	cmake --preset asan && cmake --build --preset asan -j $(JOBS) && ctest --preset asan
+	cmake --preset asan && cmake --build --preset asan -j $(JOBS) && ctest --preset asan -j $(JOBS)
 
 fuzz: deps
 	bash tools/fuzz.sh $(or $(SECONDS_PER_TARGET),60)

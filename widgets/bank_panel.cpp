@@ -350,9 +350,11 @@ QString BankPanel::measurementText() const {
 
 void BankPanel::updateChart() {
     QChart* chart = chartView_->chart();
-    chart->removeAllSeries();
-    for (QAbstractAxis* a : chart->axes())
-        chart->removeAxis(a);
+    chart->removeAllSeries(); // deletes them
+    for (QAbstractAxis* a : chart->axes()) {
+        chart->removeAxis(a); // gives ownership back: every step leaked two axes (LeakSanitizer)
+        delete a;
+    }
     const std::vector<double> h = histogram();
     auto* set = new QBarSet(QStringLiteral("words"));
     double mx = 1;

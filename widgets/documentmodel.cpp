@@ -108,6 +108,13 @@ DocumentModel::DocumentModel(QObject* parent) : QObject(parent), doc_(defaultDoc
     });
 }
 
+// The undo stack, destroyed after this body, emits cleanChanged on its way out; by then the
+// window listening to dirtyChanged may be half destroyed (UBSan caught the call into it).
+DocumentModel::~DocumentModel() {
+    disconnect(&undo_, nullptr, this, nullptr);
+    blockSignals(true);
+}
+
 const ts::DocLayout* DocumentModel::activeLayout() const {
     if (doc_.active < 0 || doc_.active >= count()) return nullptr;
     return &doc_.layouts[std::size_t(doc_.active)];

@@ -15,6 +15,7 @@ class DocumentModel : public QObject {
     Q_OBJECT
 public:
     explicit DocumentModel(QObject* parent = nullptr);
+    ~DocumentModel() override;
 
     const ts::Document& document() const { return doc_; }
     int count() const { return static_cast<int>(doc_.layouts.size()); }

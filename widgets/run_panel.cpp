@@ -179,9 +179,11 @@ void RunPanel::setBusy(bool busy) {
 }
 
 void RunPanel::rebuildChart() {
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes())
-        chart_->removeAxis(a);
+    chart_->removeAllSeries(); // deletes them
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a); // gives ownership back: each rebuild leaked its axes
+        delete a;
+    }
     // The last runs that produced a prediction or a time, oldest first.
     std::vector<int> rows;
     for (int i = history_->rowCount() - 1; i >= 0 && rows.size() < 12; --i) {
