@@ -172,6 +172,17 @@ void TraceImporter::runProcess(const QString& program, const QStringList& args,
     QMetaObject::invokeMethod(
         worker_, [w = worker_, gen] { w->start(gen); }, Qt::QueuedConnection);
     process_ = new QProcess(this);
+    timedOut_ = false;
+    if (!deadline_) {
+        deadline_ = new QTimer(this);
+        deadline_->setSingleShot(true);
+        connect(deadline_, &QTimer::timeout, this, [this] {
+            if (!process_ || process_->state() == QProcess::NotRunning) return;
+            timedOut_ = true;
+            process_->kill(); // finished() follows and reports the timeout
+        });
+    }
+    deadline_->start(std::chrono::seconds(timeoutS_));
     process_->setProcessChannelMode(QProcess::MergedChannels);
     process_->setProcessEnvironment(env);
     if (!workingDir.isEmpty()) process_->setWorkingDirectory(workingDir);
@@ -190,8 +201,12 @@ void TraceImporter::runProcess(const QString& program, const QStringList& args,
     });
     connect(process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus st) {
         const QByteArray rest = process_->readAll();
+        deadline_->stop();
         QString err;
-        if (!cancelled_ && st == QProcess::CrashExit)
+        if (timedOut_)
+            err = QStringLiteral("the process did not finish within %1 s and was stopped")
+                      .arg(timeoutS_);
+        else if (!cancelled_ && st == QProcess::CrashExit)
             err = QStringLiteral("the process crashed");
         else if (!cancelled_ && code != 0)
             err = QStringLiteral("the process exited with code %1").arg(code);

@@ -17,6 +17,7 @@
 #include <vector>
 
 class QProcess;
+class QTimer;
 class QThread;
 
 namespace tsw {
@@ -48,6 +49,10 @@ public:
     void finishText();
     // Stops following / kills the child process. finished(true) follows.
     void cancel();
+    // A child still running after this long is killed and reported as timed out (a hung
+    // compile must not hold the viewer forever). Default 30 minutes; applies to the next child.
+    void setProcessTimeout(int seconds) { timeoutS_ = seconds; }
+    int processTimeout() const { return timeoutS_; }
 
     qint64 bytesRead() const { return bytes_; }
     qint64 linesRead() const { return lines_; }
@@ -76,6 +81,9 @@ private:
     quint64 generation_ = 0;
     qint64 bytes_ = 0, lines_ = 0;
     bool cancelled_ = false;
+    bool timedOut_ = false;
+    int timeoutS_ = 30 * 60;
+    QTimer* deadline_ = nullptr;
 };
 
 } // namespace tsw

@@ -164,6 +164,16 @@ void TestTraceViewer::runsAChildProcessAndCancels() {
     QVERIFY(fin.wait(5000));
     QCOMPARE(fin.at(0).at(0).toBool(), true);
     QVERIFY(t.elapsed() < 5000);
+    // A child that hangs past the timeout is killed and reported as timed out.
+    QSignalSpy fin3(&v, &TraceViewer::importFinished);
+    v.importer()->setProcessTimeout(1);
+    t.restart();
+    v.importer()->runProcess(QStringLiteral("/bin/sleep"), {QStringLiteral("60")});
+    QVERIFY(fin3.wait(10000));
+    QCOMPARE(fin3.at(0).at(0).toBool(), false);
+    QVERIFY2(fin3.at(0).at(1).toString().contains(QStringLiteral("did not finish within 1 s")),
+             qPrintable(fin3.at(0).at(1).toString()));
+    QVERIFY(t.elapsed() < 10000);
     // A program that does not exist is an error, not a crash.
     QSignalSpy fin2(&v, &TraceViewer::importFinished);
     v.importer()->runProcess(QStringLiteral("/nonexistent/python"), {});
