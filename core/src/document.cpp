@@ -58,6 +58,11 @@ Document parseDocument(const std::string& text, const std::string& file) {
         throw DocumentError(file, "",
                             "not valid JSON at line " + std::to_string(line) + ", column " +
                                 std::to_string(col));
+    } catch (const json::exception& e) {
+        // Well-formed text that nlohmann cannot hold, e.g. a number out of range (`1e400`).
+        std::string what = e.what();
+        if (const auto cut = what.find("] "); cut != std::string::npos) what.erase(0, cut + 2);
+        throw DocumentError(file, "", "not valid JSON: " + what);
     }
     if (!j.is_object())
         throw DocumentError(file, "/", "expected a JSON object (a Tilescope project)");
