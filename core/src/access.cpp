@@ -153,15 +153,18 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
     const std::int64_t n = ft.cells();
     const bool sameShape = ft.inputShape == tile.shape();
     std::vector<std::int64_t> coord(ft.inputShape.size());
+    auto clash = [&](std::int64_t t, std::int64_t slot, std::int64_t held, std::int64_t cell) {
+        return InputError("thread " + std::to_string(t) + " slot " + std::to_string(slot) +
+                          " holds both " + coordText(tile.coordOf(held)) + " and " +
+                          coordText(tile.coordOf(cell)));
+    };
     // The common case (one local index, no replicas, the tile's own shape) in a tight loop.
     const bool simple = sameShape && ft.localRank == 1 && ft.replicate == 1;
     for (std::int64_t c = 0; simple && c < n; ++c) {
         const std::int64_t t = ft.threads[std::size_t(c)];
         std::int32_t& dst = slotCell[std::size_t(t * L + ft.local[std::size_t(c)])];
         if (dst >= 0 && dst != c) [[unlikely]]
-            throw InputError("thread " + std::to_string(t) + " slot " +
-                             std::to_string(ft.local[std::size_t(c)]) + " holds both " +
-                             coordText(tile.coordOf(dst)) + " and " + coordText(tile.coordOf(c)));
+            throw clash(t, ft.local[std::size_t(c)], dst, c);
         dst = std::int32_t(c);
     }
     for (std::int64_t c = 0; !simple && c < n; ++c) {
@@ -182,10 +185,7 @@ SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
                 cell = tile.cellOf(coord, "thread " + std::to_string(t) + " (slot " +
                                               std::to_string(slot) + ")");
             std::int32_t& dst = slotCell[std::size_t(t * L + slot)];
-            if (dst >= 0 && dst != cell)
-                throw InputError("thread " + std::to_string(t) + " slot " + std::to_string(slot) +
-                                 " holds both " + coordText(tile.coordOf(dst)) + " and " +
-                                 coordText(tile.coordOf(cell)));
+            if (dst >= 0 && dst != cell) throw clash(t, slot, dst, cell);
             dst = std::int32_t(cell);
         }
     }
