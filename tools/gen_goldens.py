@@ -267,7 +267,10 @@ def make_case(name, spec, python, source=None, citation=None, note=None):
     case["repr"] = str(layout)
     case["tilelang_output_shape"] = [int(x) for x in layout.get_output_shape()]
     if isinstance(layout, T.Fragment):
-        case["tilelang_thread_extent"] = int(layout.get_thread_size())
+        # TileLang bounds the thread extent by interval analysis, which gives up on bitwise
+        # operators ("pos_inf"); keep its text then.
+        size = layout.get_thread_size()
+        case["tilelang_thread_extent"] = int(size) if isinstance(size, (int, tvm.tirx.IntImm)) else str(size)
         case["tilelang_forward_thread"] = str(layout.forward_thread)
         case["tilelang_forward_index"] = [str(e) for e in layout.forward_index]
     else:
@@ -527,11 +530,93 @@ def ascend_cases():
     return c
 
 
+# Index inference: fragments given only a thread map, the register index inferred by TileLang.
+# Random thread maps over every construct TVM's iterator rewriter meets: affine pieces (`//`, `%`,
+# scaled sums it can fuse), and what it cannot represent (`^`, shifts, `&`, `|`, min/max, products
+# of variables, `%` by a non-power-of-two over a sum), 1-D to 3-D, replicated or not.
+INFER_SEED = int(os.environ.get("TILESCOPE_INFER_SEED", "20261201"))
+INFER_COUNT = int(os.environ.get("TILESCOPE_INFER_COUNT", "160"))
+
+
+def _infer_thread_maps(rng, dims, exts, rep):
+    def v():
+        return rng.choice(dims)
+
+    def atom():
+        x = v()
+        e = exts[dims.index(x)]
+        divs = [d for d in (2, 3, 4, 8) if d < e] or [1]
+        k = rng.randrange(6)
+        if k == 0:
+            return x
+        if k == 1:
+            return f"{x} % {rng.choice(divs)}"
+        if k == 2:
+            return f"{x} // {rng.choice(divs)}"
+        if k == 3:
+            return f"{x} // {rng.choice(divs)} % {rng.choice([2, 3, 4])}"
+        if k == 4:
+            return f"{x} * {rng.choice([2, 4, 8])}"
+        return f"({x} * {rng.choice([2, 4, 8, 16])} + {v()}) % {rng.choice([2, 3, 4, 5, 6, 8])}"
+
+    def nonaffine():
+        a, b = atom(), atom()
+        k = rng.randrange(9)
+        return ["({a}) ^ ({b})", "({a}) << {c}", "({a}) >> {c}", "({a}) & {m}", "({a}) | ({b})",
+                "T.min({a}, {b})", "T.max({a}, {b})", "({a}) * ({b})",
+                "(({a}) + ({b})) % {p}"][k].format(a=a, b=b, c=rng.choice([1, 2]),
+                                                      m=rng.choice([1, 3, 6, 7]),
+                                                      p=rng.choice([3, 5, 6, 7]))
+
+    terms = []
+    for _ in range(rng.choice([1, 2, 2, 3])):
+        t = nonaffine() if rng.random() < 0.6 else atom()
+        if rng.random() < 0.4:
+            t = f"({t}) * {rng.choice([2, 4, 8, 16])}"
+        terms.append(f"({t})" if any(op in t for op in ("<<", ">>", "&", "|", "^")) else t)
+    if rep > 1:
+        terms.append(rng.choice([f"rep * {rng.choice([16, 32, 64])}", "rep % 2 * 64", f"rep * 128"]))
+    return " + ".join(terms)
+
+
+def infer_cases():
+    import random
+    rng = random.Random(INFER_SEED)
+    shapes = [[8], [16], [32], [64], [4, 8], [8, 8], [16, 8], [8, 16], [12, 8], [16, 16],
+              [2, 4, 8], [4, 4, 4], [2, 8, 8], [3, 4, 8]]
+    names = ["i", "j", "k"]
+    cases = []
+    fixed = [  # the forms named where the inference differs from a value-based reading
+        ([8, 8], 1, "i ^ j"), ([8, 8], 1, "(i * 8 + j) % 3"), ([16, 8], 1, "i % 4 * 2 + (i ^ j) % 2"),
+        ([8, 8], 1, "T.min(i, j)"), ([8, 8], 1, "(i << 1) + (j >> 2)"), ([8, 8], 1, "(i & 3) | (j & 4)"),
+        ([16, 16], 1, "(i * 16 + j) // 3 % 8"), ([8, 8], 1, "(i * 4 + j % 4) // 2"),
+        ([8, 8], 1, "i * j"), ([64], 1, "i % 8 * 4 + i // 16"), ([16, 16], 1, "(i // 2 * 16 + j) % 32"),
+        ([8, 16], 1, "(i * 16 + j) % 24"), ([8, 8], 2, "i ^ j + rep * 64"), ([16], 4, "(i ^ rep) % 8"),
+        ([32, 8], 1, "i % 8 * 4 + j // 2 + T.max(i // 8, 1) * 32"),
+    ]
+    for shape, rep, th in fixed:
+        rng.random()
+        cases.append((shape, rep, th))
+    while len(cases) < INFER_COUNT:
+        shape = rng.choice(shapes)
+        rep = rng.choice([1, 1, 1, 2, 4])
+        cases.append((shape, rep, _infer_thread_maps(rng, names[:len(shape)], shape, rep)))
+    out = []
+    for n, (shape, rep, th) in enumerate(cases):
+        args = ", ".join(names[:len(shape)]) + (", rep" if rep > 1 else "")
+        text = (f"T.Fragment({shape}, forward_thread_fn=lambda {args}: {th}"
+                + (f", replicate={rep})" if rep > 1 else ")"))
+        out.append(same(f"infer_{n:03d}_{'x'.join(map(str, shape))}_r{rep}", text,
+                        note="register index inferred from the thread map"))
+    return out
+
+
 FAMILIES = {
     "handwritten": handwritten_cases,
     "swizzle": swizzle_cases,
     "gemm": gemm_cases,
     "ascend": ascend_cases,
+    "infer": infer_cases,
 }
 
 

@@ -14,20 +14,30 @@ namespace {
 int table(const std::vector<std::string>& args) {
     return cli::reportError([&] {
         std::string spec;
-        bool summary = false;
+        bool summary = false, strict = false;
         for (const auto& a : args) {
             if (a == "--summary")
                 summary = true;
+            else if (a == "--strict")
+                strict = true;
             else if (!spec.empty() || (a.size() > 1 && a[0] == '-' && a[1] == '-'))
                 throw ts::InputError("unexpected argument '" + a +
-                                     "' (usage: table SPEC [--summary])");
+                                     "' (usage: table SPEC [--summary] [--strict])");
             else
                 spec = a;
         }
-        if (spec.empty()) throw ts::InputError("missing SPEC (usage: table SPEC [--summary])");
+        if (spec.empty())
+            throw ts::InputError("missing SPEC (usage: table SPEC [--summary] [--strict])");
         ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
-        ts::writeTableJson(std::cout, m, summary);
+        const ts::SlotCollisions c = ts::writeTableJson(std::cout, m, summary);
         std::cout << "\n";
+        if (c.any()) {
+            // The table is still printed: it is what TileLang would build; the warning says why
+            // it is almost certainly not what was meant.
+            std::cerr << "tilescope-cli: " << (strict ? "error" : "warning")
+                      << ": two elements share a register: " << c.summary() << "\n";
+            if (strict) return cli::kBadInput;
+        }
         return cli::kOk;
     });
 }
@@ -62,9 +72,10 @@ int print(const std::vector<std::string>& args) {
     });
 }
 
-cli::Register r1({"table", "table SPEC [--summary]",
+cli::Register r1({"table", "table SPEC [--summary] [--strict]",
                   "evaluate every cell; JSON on stdout ({kind, input_shape, "
-                  "output_shape|thread_extent..., cells})",
+                  "output_shape|thread_extent..., slot_collisions, cells}); a warning on stderr "
+                  "when elements share a register (--strict: exit 2)",
                   table});
 cli::Register r2({"print", "print SPEC [--format repr|visual|code|all] [--name BUF]",
                   "TileLang's repr, the layout-visualization block (fragments), or TileLang code",

@@ -65,6 +65,13 @@ private:
             if (a && a->lo >= 0 && a->hi < c) return a;
             return Range{0, c - 1};
         }
+        case Op::Min:
+        case Op::Max: {
+            auto a = range(e->a), b = range(e->b);
+            if (!a || !b) return std::nullopt;
+            if (e->op == Op::Min) return Range{std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
+            return Range{std::max(a->lo, b->lo), std::max(a->hi, b->hi)};
+        }
         default:
             return std::nullopt;
         }
@@ -95,6 +102,93 @@ private:
         }
     }
 
+    // A sum as TVM's canonical form sees it: like terms combined, each with its integer
+    // coefficient.
+    struct Linear {
+        std::vector<std::pair<Expr, std::int64_t>> terms;
+        std::int64_t constant = 0;
+    };
+
+    Linear linear(const Expr& e) {
+        std::vector<std::pair<Expr, bool>> flat;
+        flatten(e, false, flat);
+        Linear l;
+        std::int64_t c;
+        for (auto& [t, neg] : flat) {
+            if (isConst(t, &c)) {
+                l.constant += neg ? -c : c;
+                continue;
+            }
+            Expr base = t;
+            std::int64_t coef = 1;
+            if (t->op == Op::Mul && isConst(t->b, &c)) base = t->a, coef = c;
+            if (neg) coef = -coef;
+            auto same = std::find_if(l.terms.begin(), l.terms.end(), [&](const auto& x) {
+                return structurallyEqual(x.first, base);
+            });
+            if (same != l.terms.end())
+                same->second += coef;
+            else
+                l.terms.emplace_back(base, coef);
+        }
+        dropZeros(l);
+        return l;
+    }
+
+    static void dropZeros(Linear& l) {
+        l.terms.erase(std::remove_if(l.terms.begin(), l.terms.end(),
+                                     [](const auto& x) { return x.second == 0; }),
+                      l.terms.end());
+    }
+
+    static Expr build(Linear l) {
+        // Larger coefficients first, constants last (TVM's canonical order).
+        auto key = [](const std::pair<Expr, std::int64_t>& t) {
+            const std::int64_t c = t.second < 0 ? -t.second : t.second;
+            return c == 1 ? coefficient(t.first) : c;
+        };
+        std::stable_sort(l.terms.begin(), l.terms.end(),
+                         [&](const auto& x, const auto& y) { return key(x) > key(y); });
+        Expr out;
+        for (auto& [t, coef] : l.terms) {
+            const std::int64_t mag = coef < 0 ? -coef : coef;
+            Expr term = mag == 1 ? t : binary(Op::Mul, t, ts::constant(mag));
+            if (!out)
+                out = coef < 0 ? negate(term) : term;
+            else
+                out = binary(coef < 0 ? Op::Sub : Op::Add, out, term);
+        }
+        if (!out) return ts::constant(l.constant);
+        if (l.constant > 0) out = binary(Op::Add, out, ts::constant(l.constant));
+        if (l.constant < 0) out = binary(Op::Sub, out, ts::constant(-l.constant));
+        return out;
+    }
+
+    // H + L with every coefficient of H a multiple of g (g divides m) and L in [0, g): then
+    // (H + L) % m == (H/g % (m/g)) * g + L and (H + L) // m == (H/g) // (m/g), the split TVM's
+    // canonical simplifier makes.
+    struct Parts {
+        Linear hi, lo;
+        std::int64_t g;
+    };
+    std::optional<Parts> splitAt(const Linear& l, std::int64_t m) {
+        std::vector<std::int64_t> cands;
+        for (const auto& t : l.terms)
+            if (t.second > 1 && m % t.second == 0) cands.push_back(t.second);
+        std::sort(cands.rbegin(), cands.rend());
+        for (std::int64_t g : cands) {
+            Parts p{{}, {}, g};
+            p.lo.constant = l.constant;
+            for (const auto& t : l.terms)
+                (t.second % g == 0 ? p.hi : p.lo).terms.push_back(t);
+            if (p.hi.terms.empty() || p.lo.terms.empty() || !within(build(p.lo), 0, g)) continue;
+            for (auto& t : p.hi.terms)
+                t.second /= g;
+            return p;
+        }
+        return std::nullopt;
+    }
+
     Expr visit(const Expr& e) {
         if (e->op == Op::Const || e->op == Op::Var) return e;
         if (e->op == Op::Neg) return negate(visit(e->a));
@@ -102,32 +196,8 @@ private:
         std::int64_t c, d;
         switch (e->op) {
         case Op::Add:
-        case Op::Sub: {
-            std::vector<std::pair<Expr, bool>> terms;
-            flatten(binary(e->op, a, b), false, terms);
-            std::int64_t constant = 0;
-            std::vector<std::pair<Expr, bool>> rest;
-            for (auto& [t, neg] : terms) {
-                if (isConst(t, &c))
-                    constant += neg ? -c : c;
-                else
-                    rest.emplace_back(t, neg);
-            }
-            std::stable_sort(rest.begin(), rest.end(), [](const auto& x, const auto& y) {
-                return coefficient(x.first) > coefficient(y.first);
-            });
-            Expr out;
-            for (auto& [t, neg] : rest) {
-                if (!out)
-                    out = neg ? negate(t) : t;
-                else
-                    out = neg ? binary(Op::Sub, out, t) : binary(Op::Add, out, t);
-            }
-            if (!out) return ts::constant(constant);
-            if (constant > 0) out = binary(Op::Add, out, ts::constant(constant));
-            if (constant < 0) out = binary(Op::Sub, out, ts::constant(-constant));
-            return out;
-        }
+        case Op::Sub:
+            return build(linear(binary(e->op, a, b)));
         case Op::Mul: {
             if (isConst(a, &c) && !isConst(b)) std::swap(a, b); // constant multiplier on the right
             if (isConst(b, &c)) {
@@ -147,6 +217,24 @@ private:
             if (within(a, 0, c)) return ts::constant(0);
             if (a->op == Op::FloorDiv && isConst(a->b, &d) && d > 0) return floordiv(a->a, c * d);
             if (a->op == Op::Mul && isConst(a->b, &d) && d % c == 0) return a->a * (d / c);
+            if (a->op == Op::Add || a->op == Op::Sub) {
+                // Terms whose coefficient is a multiple of c leave the division exactly.
+                Linear l = linear(a), out, rest;
+                rest.constant = l.constant;
+                for (const auto& t : l.terms)
+                    if (t.second % c == 0)
+                        out.terms.emplace_back(t.first, t.second / c);
+                    else
+                        rest.terms.push_back(t);
+                if (!out.terms.empty()) {
+                    if (rest.constant % c == 0) {
+                        out.constant = rest.constant / c;
+                        rest.constant = 0;
+                    }
+                    return visit(binary(Op::Add, build(out), floordiv(build(rest), c)));
+                }
+                if (auto p = splitAt(l, c)) return visit(floordiv(build(p->hi), c / p->g));
+            }
             return floordiv(a, c);
         }
         case Op::FloorMod: {
@@ -156,7 +244,32 @@ private:
             if (a->op == Op::FloorMod && isConst(a->b, &d) && d > 0 && d % c == 0)
                 return floormod(a->a, c);
             if (a->op == Op::Mul && isConst(a->b, &d) && d % c == 0) return ts::constant(0);
+            if (a->op == Op::Mul && isConst(a->b, &d) && d > c)
+                return visit(floormod(a->a * (d % c), c));
+            if (a->op == Op::Add || a->op == Op::Sub) {
+                // (x*k*c + y) % c == y % c. TVM drops such terms but leaves other coefficients
+                // as written (`(i * 8 + j) % 3` stays), which index inference depends on.
+                Linear l = linear(a);
+                for (auto& t : l.terms)
+                    if (t.second % c == 0) t.second = 0;
+                dropZeros(l);
+                if (l.constant % c == 0) l.constant = 0;
+                Expr r = build(l);
+                if (within(r, 0, c)) return r;
+                if (auto p = splitAt(l, c))
+                    return visit(
+                        binary(Op::Add, floormod(build(p->hi), c / p->g) * p->g, build(p->lo)));
+                if (!structurallyEqual(r, a)) return floormod(r, c);
+            }
             return floormod(a, c);
+        }
+        case Op::Min:
+        case Op::Max: {
+            if (structurallyEqual(a, b)) return a;
+            auto ra = range(a), rb = range(b);
+            if (ra && rb && ra->hi <= rb->lo) return e->op == Op::Min ? a : b;
+            if (ra && rb && rb->hi <= ra->lo) return e->op == Op::Min ? b : a;
+            return binary(e->op, a, b);
         }
         default:
             return binary(e->op, a, b);

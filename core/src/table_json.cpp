@@ -47,7 +47,7 @@ void writeCells(std::ostream& os, const Shape& shape, std::int64_t cells, Rest r
 
 } // namespace
 
-void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
+SlotCollisions writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
     if (const Layout* l = std::get_if<Layout>(&m)) {
         LayoutTable t = l->evaluate();
         os << "{\"kind\":\"layout\",\"input_shape\":";
@@ -60,7 +60,7 @@ void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
                 writeList(os, t.out.data() + c * t.outRank, t.outRank);
             });
         os << '}';
-        return;
+        return {};
     }
     const FragmentTable t = std::get<Fragment>(m).evaluate();
     os << "{\"kind\":\"fragment\",\"input_shape\":";
@@ -71,6 +71,8 @@ void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
         os << t.localShape[0];
     else
         writeList(os, t.localShape);
+    SlotCollisions collisions = findSlotCollisions(t);
+    os << ",\"slot_collisions\":" << collisions.count;
     if (!summary)
         writeCells(os, t.inputShape, t.cells(), [&](std::int64_t c) {
             os << ",\"threads\":";
@@ -83,6 +85,7 @@ void writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
                 writeList(os, t.local.data() + c * t.localRank, t.localRank);
         });
     os << '}';
+    return collisions;
 }
 
 nlohmann::json tableJson(const Mapping& m, bool summary) {

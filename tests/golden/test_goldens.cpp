@@ -66,6 +66,30 @@ std::string caseName(const ::testing::TestParamInfo<GoldenCase>& info) {
 
 INSTANTIATE_TEST_SUITE_P(TileLang, Golden, ::testing::ValuesIn(loadGoldens()), caseName);
 
+// Cases TileLang itself rejects (its error is recorded with the case): Tilescope must reject them
+// too, with a message, rather than show a layout TileLang would never build.
+TEST(GoldenSet, RejectsEveryCaseTileLangRejects) {
+    std::filesystem::path dir = std::filesystem::path(TILESCOPE_SOURCE_DIR) / "tests/data/goldens";
+    std::size_t checked = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        std::ifstream in(entry.path());
+        json d = json::parse(in);
+        for (const json& e : d.value("errors", json::array())) {
+            ++checked;
+            const std::string spec = e.at("spec");
+            try {
+                ts::tableJson(ts::parseMapping(spec));
+                ADD_FAILURE() << e.at("name").get<std::string>() << ": TileLang says "
+                              << e.at("error").get<std::string>() << ", Tilescope accepts " << spec;
+            } catch (const std::exception& ex) {
+                EXPECT_GT(std::string(ex.what()).size(), 10u) << spec;
+            }
+        }
+    }
+    EXPECT_GT(checked, 10u);
+}
+
 TEST(GoldenSet, CoversEveryFamilyAndMostComeFromRunningTileLang) {
     auto all = loadGoldens();
     std::size_t fromTileLang = 0;

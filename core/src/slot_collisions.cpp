@@ -1,0 +1,117 @@
+#include "tilescope/slot_collisions.h"
+
+#include "tilescope/limits.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ts {
+
+namespace {
+
+std::string tuple(const std::vector<std::int64_t>& v) {
+    std::string s = "(";
+    for (std::size_t k = 0; k < v.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(v[k]);
+    return s + (v.size() == 1 ? ",)" : ")");
+}
+
+std::vector<std::int64_t> unflattenCell(std::int64_t cell, const Shape& shape) {
+    std::vector<std::int64_t> c(shape.size());
+    for (std::size_t k = shape.size(); k-- > 0;) {
+        c[k] = cell % shape[k];
+        cell /= shape[k];
+    }
+    return c;
+}
+
+} // namespace
+
+std::string SlotCollisions::summary() const {
+    if (!first) return "no two elements share a register";
+    std::string s = "elements " + tuple(first->first) + " and " + tuple(first->second) +
+                    " are both in thread " + std::to_string(first->target[0]) + ", local slot " +
+                    std::to_string(first->target[1]);
+    s += "; " + std::to_string(count) + (count == 1 ? " element shares" : " elements share") +
+         " a register with another in all";
+    return s;
+}
+
+SlotCollisions findSlotCollisions(const FragmentTable& t) {
+    SlotCollisions out;
+    const std::int64_t R = t.replicate;
+    const std::size_t L = t.localRank;
+    const std::int64_t points = t.cells() * R;
+    auto key = [&](std::int64_t p) {
+        std::int64_t k = t.threads[p];
+        for (std::size_t d = 0; d < L; ++d)
+            k = k * t.localShape[d] + t.local[(p / R) * L + d];
+        return k;
+    };
+    for (std::int64_t p = 0; p < points; ++p)
+        if (t.threads[p] < 0) return out; // negative threads are reported by evaluation
+    std::vector<char> colliding(static_cast<std::size_t>(t.cells()), 0);
+    std::int64_t firstA = -1, firstB = -1;
+    auto hit = [&](std::int64_t earlier, std::int64_t p, bool newlyShared) {
+        out.sharedSlots += newlyShared;
+        ++out.count;
+        colliding[earlier / R] = colliding[p / R] = 1;
+        if (firstB < 0) firstA = earlier, firstB = p;
+    };
+    std::int64_t space = t.threadExtent;
+    for (std::int64_t e : t.localShape)
+        space = (space > limits::kMaxStoredValues / std::max<std::int64_t>(e, 1)) ? -1 : space * e;
+    if (space > 0 && space <= std::max<std::int64_t>(4 * points, 1 << 20)) {
+        // Direct table: the first point seen in each slot, and whether the slot is shared yet.
+        std::vector<std::int64_t> seen(static_cast<std::size_t>(space), -1);
+        std::vector<char> shared(static_cast<std::size_t>(space), 0);
+        for (std::int64_t p = 0; p < points; ++p) {
+            const std::int64_t k = key(p);
+            if (seen[k] < 0) {
+                seen[k] = p;
+                continue;
+            }
+            hit(seen[k], p, !shared[k]);
+            shared[k] = 1;
+        }
+    } else {
+        // Sparse slots: sort (slot, point) so a slot's points are adjacent in point order.
+        std::vector<std::pair<std::int64_t, std::int64_t>> keyed(static_cast<std::size_t>(points));
+        for (std::int64_t p = 0; p < points; ++p)
+            keyed[p] = {key(p), p};
+        std::sort(keyed.begin(), keyed.end());
+        std::int64_t bestB = -1, bestA = -1;
+        for (std::size_t i = 0; i < keyed.size();) {
+            std::size_t j = i + 1;
+            for (; j < keyed.size() && keyed[j].first == keyed[i].first; ++j) {
+                out.sharedSlots += j == i + 1;
+                ++out.count;
+                colliding[keyed[i].second / R] = colliding[keyed[j].second / R] = 1;
+            }
+            // The reported pair is the one a row-major scan meets first (smallest second point).
+            if (j > i + 1 && (bestB < 0 || keyed[i + 1].second < bestB))
+                bestA = keyed[i].second, bestB = keyed[i + 1].second;
+            i = j;
+        }
+        firstA = bestA, firstB = bestB;
+    }
+    if (firstA >= 0) {
+        Collision c;
+        auto point = [&](std::int64_t p) {
+            auto v = unflattenCell(p / R, t.inputShape);
+            if (R > 1) v.push_back(p % R);
+            return v;
+        };
+        c.first = point(firstA);
+        c.second = point(firstB);
+        c.target.push_back(t.threads[firstA]);
+        for (std::size_t d = 0; d < L; ++d)
+            c.target.push_back(t.local[(firstA / R) * L + d]);
+        out.first = c;
+    }
+    for (std::int64_t c = 0; c < t.cells(); ++c)
+        if (colliding[c]) out.cells.push_back(c);
+    return out;
+}
+
+} // namespace ts
