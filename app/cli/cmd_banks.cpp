@@ -12,12 +12,12 @@
 namespace {
 
 const char* kUsage = "banks SPEC --dtype DTYPE --access ACCESS [--vector N] [--steps K] [--store] "
-                     "[--json]";
+                     "[--json] [--strict]";
 
 int banks(const std::vector<std::string>& args) {
     return cli::reportError([&] {
         std::string spec, dtype = "float16", access;
-        bool json = false;
+        bool json = false, strict = false;
         ts::AccessOptions opt;
         for (std::size_t k = 0; k < args.size(); ++k) {
             const std::string& a = args[k];
@@ -38,6 +38,8 @@ int banks(const std::vector<std::string>& args) {
                 opt.store = true;
             else if (a == "--json")
                 json = true;
+            else if (a == "--strict")
+                strict = true;
             else if (spec.empty() && a.rfind("--", 0) != 0)
                 spec = a;
             else
@@ -52,6 +54,11 @@ int banks(const std::vector<std::string>& args) {
             throw ts::InputError("SPEC is a fragment: banks needs the shared-memory T.Layout "
                                  "(give the fragment as --access fragment:...)");
         ts::SharedTile tile(*layout, dtype);
+        if (auto alias = tile.aliasing()) {
+            std::cerr << "tilescope-cli: " << (strict ? "error: " : "warning: ") << *alias
+                      << "; wavefronts below count one element as two\n";
+            if (strict) return cli::kBadInput;
+        }
         ts::SharedAccess acc = ts::buildAccess(tile, access, opt);
         ts::PlanCost cost = ts::analyzePlan(acc.plan);
         if (json) {

@@ -110,6 +110,31 @@ SharedTile::SharedTile(const Layout& layout, const std::string& dtype)
                 a += t.out[std::size_t(c) * r + k] * stride[k];
             addr_[std::size_t(c)] = a;
         }
+    // First aliasing pair in row-major order of the second cell.
+    std::vector<std::int64_t> seen(std::size_t(std::max<std::int64_t>(words, 1)), -1);
+    for (std::int64_t c = 0; c < n; ++c) {
+        const std::int64_t w = addr_[std::size_t(c)] / bytes_;
+        if (w < 0 || w >= words) continue;
+        if (seen[std::size_t(w)] >= 0) {
+            aliasA_ = seen[std::size_t(w)];
+            aliasB_ = c;
+            break;
+        }
+        seen[std::size_t(w)] = c;
+    }
+}
+
+std::optional<std::string> SharedTile::aliasing() const {
+    if (aliasA_ < 0) return std::nullopt;
+    auto tuple = [](const std::vector<std::int64_t>& v) {
+        std::string s = "(";
+        for (std::size_t k = 0; k < v.size(); ++k)
+            s += (k ? ", " : "") + std::to_string(v[k]);
+        return s + ")";
+    };
+    return "the shared layout is not injective: cells " + tuple(coordOf(aliasA_)) + " and " +
+           tuple(coordOf(aliasB_)) + " share byte offset " +
+           std::to_string(addr_[std::size_t(aliasA_)]);
 }
 
 std::int64_t SharedTile::cellOf(const std::vector<std::int64_t>& coord,

@@ -515,8 +515,8 @@ std::vector<Split> unusedPieces(const MarkPtr& mark, const std::vector<Split>& u
         }
         if (j == used.size()) {
             if (lowest == used.size() || used[lowest].lower % expected != 0)
-                throw InputError("TileLang cannot infer the register index of this thread map "
-                                 "(Cannot prove divisible for " +
+                throw InputError("the register index of this thread map cannot be inferred, as in "
+                                 "TileLang (Cannot prove divisible for " +
                                  std::to_string(lowest == used.size() ? 0 : used[lowest].lower) +
                                  " and " + std::to_string(expected) + "); give forward_index_fn");
             out.push_back(Split{mark, expected, used[lowest].lower / expected, 1});

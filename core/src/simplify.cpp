@@ -164,6 +164,25 @@ private:
         return out;
     }
 
+    // TVM's rewrite rule floormod(x + y * c1, c2) -> floormod(x + y * (c1 % c2), c2) reaches only
+    // the last term of the sum (checked against its analyzer: `(j * 8 + i * 5) % 3` becomes
+    // `(j * 8 + i * 2) % 3`), unless every term has the same coefficient, which then factors out.
+    static void reduceLastCoefficient(Linear& l, std::int64_t c) {
+        if (l.terms.empty() || l.constant != 0) return;
+        bool same = true;
+        for (const auto& t : l.terms)
+            same = same && t.second == l.terms[0].second;
+        if (same && l.terms[0].second > c) {
+            for (auto& t : l.terms)
+                t.second %= c;
+            return;
+        }
+        auto last =
+            std::min_element(l.terms.begin(), l.terms.end(),
+                             [](const auto& x, const auto& y) { return x.second < y.second; });
+        if (last->second > c) last->second %= c;
+    }
+
     // H + L with every coefficient of H a multiple of g (g divides m) and L in [0, g): then
     // (H + L) % m == (H/g % (m/g)) * g + L and (H + L) // m == (H/g) // (m/g), the split TVM's
     // canonical simplifier makes.
@@ -254,6 +273,7 @@ private:
                     if (t.second % c == 0) t.second = 0;
                 dropZeros(l);
                 if (l.constant % c == 0) l.constant = 0;
+                reduceLastCoefficient(l, c);
                 Expr r = build(l);
                 if (within(r, 0, c)) return r;
                 if (auto p = splitAt(l, c))

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,12 +44,16 @@ public:
     std::int64_t cellOf(const std::vector<std::int64_t>& coord, const std::string& who) const;
     std::int64_t footprintBytes() const { return footprint_; } // prod(output shape) * size
     std::vector<std::int64_t> coordOf(std::int64_t cell) const;
+    // Two logical cells at one address: the layout is not injective, so a bank analysis would
+    // count one shared-memory element as two. "cells (0, 1) and (1, 0) share byte offset 4".
+    std::optional<std::string> aliasing() const;
 
 private:
     Shape shape_;
     int bytes_ = 2;
     std::vector<std::int64_t> addr_;
     std::int64_t footprint_ = 0;
+    std::int64_t aliasA_ = -1, aliasB_ = -1; // first two cells sharing an address
 };
 
 struct AccessOptions {
