@@ -535,7 +535,7 @@ def ascend_cases():
 # scaled sums it can fuse), and what it cannot represent (`^`, shifts, `&`, `|`, min/max, products
 # of variables, `%` by a non-power-of-two over a sum), 1-D to 3-D, replicated or not.
 INFER_SEED = int(os.environ.get("TILESCOPE_INFER_SEED", "20261201"))
-INFER_COUNT = int(os.environ.get("TILESCOPE_INFER_COUNT", "160"))
+INFER_COUNT = int(os.environ.get("TILESCOPE_INFER_COUNT", "400"))
 
 
 def _infer_thread_maps(rng, dims, exts, rep):
