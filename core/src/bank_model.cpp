@@ -40,6 +40,35 @@ int lanesPerPhase(int bytes, int bank_count, int bank_width) {
     return std::clamp(per, 1, kWarpSize);
 }
 
+// The H200 serves an 8- or 16-byte load (LDS.64 / LDS.128) with twice the lanes per phase when
+// the lanes pair up on equal addresses: for one k in {1, 2}, every active lane t whose partner
+// t ^ k is active has the partner's address. Lanes whose partner is inactive do not spoil it.
+// Measured (docs/measurements.md): stores, ldmatrix/stmatrix, and pairs t ^ 3, 4, 8 or 16 are
+// never served so, and one k must hold for the whole warp. Returns k, or 0. Only the measured
+// geometry (32 banks of 4 bytes) has the rule; other geometries keep plain phases.
+int pairedLanes(const Instruction& ins, int bytes, int lanes_per_phase, int bank_count,
+                int bank_width) {
+    if (ins.op != SharedOp::Load || bank_count != 32 || bank_width != 4 || bytes <= bank_width ||
+        lanes_per_phase >= kWarpSize)
+        return 0;
+    std::int64_t addr[kWarpSize] = {};
+    std::uint32_t active = 0;
+    for (const LaneAccess& la : ins.lanes) {
+        if (!la.active || la.lane < 0 || la.lane >= kWarpSize) continue;
+        addr[la.lane] = la.byte_address;
+        active |= std::uint32_t{1} << la.lane;
+    }
+    if (!active) return 0;
+    for (int k : {1, 2}) {
+        bool paired = true;
+        for (int t = 0; t < kWarpSize && paired; ++t)
+            if ((active >> t & 1u) && (active >> (t ^ k) & 1u) && addr[t] != addr[t ^ k])
+                paired = false;
+        if (paired) return k;
+    }
+    return 0;
+}
+
 } // namespace
 
 void validatePlan(const AccessPlan& plan) {
@@ -91,6 +120,8 @@ InstructionCost analyzeInstruction(const Instruction& ins, int bank_count, int b
     const int bytes = effectiveBytes(ins);
     InstructionCost c;
     c.lanes_per_phase = lanesPerPhase(bytes, bank_count, bank_width);
+    c.lane_pairs = pairedLanes(ins, bytes, c.lanes_per_phase, bank_count, bank_width);
+    if (c.lane_pairs) c.lanes_per_phase *= 2; // two phases served as one
     c.phases = kWarpSize / c.lanes_per_phase;
     if (ins.isMatrix()) c.phases = std::min(c.phases, ins.matrices);
     c.phase_wavefronts.assign(c.phases, 0);
@@ -214,6 +245,24 @@ PlanCost analyzePlanBruteForce(const AccessPlan& plan) {
         while (group > 1 &&
                group * std::max(bytes, plan.bank_width) > plan.bank_count * plan.bank_width)
             group /= 2;
+        // Paired lanes (H200, 8/16-byte loads, 32 x 4-byte banks): lane t and lane t ^ k read
+        // the same address for k = 1 or k = 2 wherever both are active: twice the lanes per phase.
+        if (ins.op == SharedOp::Load && plan.bank_count == 32 && plan.bank_width == 4 &&
+            bytes > 4 && group < 32) {
+            std::map<int, std::int64_t> addr;
+            for (const LaneAccess& la : ins.lanes)
+                if (la.active) addr[la.lane] = la.byte_address;
+            bool pairs = false;
+            for (int k = 1; k <= 2 && !addr.empty(); ++k) {
+                bool all = true;
+                for (const auto& [lane, a] : addr) {
+                    auto partner = addr.find(lane ^ k);
+                    if (partner != addr.end() && partner->second != a) all = false;
+                }
+                pairs = pairs || all;
+            }
+            if (pairs) group *= 2;
+        }
         int w = 0, ideal = 0;
         for (int start = 0; start < 32; start += group) {
             if (ins.isMatrix() && start >= 8 * ins.matrices) break;
@@ -253,6 +302,10 @@ std::string assumptions() {
            "- A warp instruction is split into phases by bytes per lane: up to 4 B one phase of "
            "32 lanes, 8 B two phases of 16, 16 B four phases of 8. ldmatrix/stmatrix .xN are "
            "served like 16-byte accesses: lanes 8m..8m+7 give the row addresses of matrix m.\n"
+           "- An 8- or 16-byte LOAD whose lanes pair up on equal addresses (lane t and lane t^1 "
+           "for every t, or t and t^2; inactive partners do not count) is served with twice the "
+           "lanes per phase: one phase of 32 (8 B), two of 16 (16 B). Measured on an H200; "
+           "stores and ldmatrix/stmatrix never are.\n"
            "- Per phase and bank, distinct 4-byte words are counted; lanes on the same word share "
            "it (broadcast). A phase costs the largest count (1 if it has an active lane).\n"
            "- Wavefronts = sum over phases; ideal = phases with an active lane; excess = "
@@ -388,6 +441,7 @@ void toJson(nlohmann::json& j, const InstructionCost& c) {
     j["ideal"] = c.ideal;
     j["excess"] = c.excess;
     j["phases"] = c.phases;
+    j["lane_pairs"] = c.lane_pairs;
     j["phase_wavefronts"] = c.phase_wavefronts;
     j["banks"] = c.bank_words;
     auto& phaseBanks = j["phase_banks"] = nlohmann::json::array();

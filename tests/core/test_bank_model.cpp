@@ -1,6 +1,7 @@
 #include "tilescope/bank_model.h"
 #include "tilescope/errors.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -203,6 +204,117 @@ TEST(BankModel, RandomPatternsMatchBruteForce) {
         EXPECT_EQ(fast.wavefronts, ref.wavefronts);
         EXPECT_EQ(fast.excess, ref.excess);
         EXPECT_EQ(fast.store_wavefronts, ref.store_wavefronts);
+    }
+}
+
+namespace {
+
+// 32 lanes from a 4-letter quad template repeated 8 times, each quad with fresh addresses: the
+// k-th distinct (quad, letter) of the warp reads k * bytes (consecutive, so no bank conflicts
+// while they fit in 128 bytes).
+Instruction quadInstruction(SharedOp op, int bytes, const char* tmpl) {
+    Instruction ins;
+    ins.op = op;
+    ins.bytes_per_lane = bytes;
+    const int letters = *std::max_element(tmpl, tmpl + 4) - 'a' + 1;
+    for (int t = 0; t < 32; ++t)
+        ins.lanes.push_back({t, std::int64_t(letters * (t / 4) + (tmpl[t % 4] - 'a')) * bytes});
+    return ins;
+}
+
+} // namespace
+
+// The H200 rule for loads whose lanes repeat addresses (docs/measurements.md): pairs t, t^1 or
+// t, t^2 on equal addresses double the lanes per phase of an 8- or 16-byte load.
+TEST(BankModel, PairedLanesDoubleVectorLoadPhases) {
+    InstructionCost b16 = analyzeInstruction(broadcastInstruction(SharedOp::Load, 16, 0));
+    EXPECT_EQ(b16.wavefronts, 2); // measured 2, not the 4 of plain quarter-warp phases
+    EXPECT_EQ(b16.ideal, 2);
+    EXPECT_EQ(b16.phases, 2);
+    EXPECT_EQ(b16.lanes_per_phase, 16);
+    EXPECT_EQ(b16.lane_pairs, 1);
+    EXPECT_EQ(wavefronts(broadcastInstruction(SharedOp::Load, 8, 0)), 1);
+    // Stores, ldmatrix and 4-byte loads are never paired.
+    EXPECT_EQ(wavefronts(broadcastInstruction(SharedOp::Store, 16, 0)), 4);
+    EXPECT_EQ(wavefronts(broadcastInstruction(SharedOp::Store, 8, 0)), 2);
+    EXPECT_EQ(analyzeInstruction(broadcastInstruction(SharedOp::Load, 4, 0)).lane_pairs, 0);
+    EXPECT_EQ(wavefronts(matrixInstruction(SharedOp::LdMatrix, 4, false,
+                                           std::vector<std::int64_t>(32, 0))),
+              4);
+    // Pairs t^1 (aabb) and t^2 (abab): 8 distinct 16-byte addresses per half warp, 128
+    // consecutive bytes, one wavefront per half instead of one per quarter.
+    EXPECT_EQ(wavefronts(quadInstruction(SharedOp::Load, 16, "aabb")), 2);
+    EXPECT_EQ(analyzeInstruction(quadInstruction(SharedOp::Load, 16, "abab")).lane_pairs, 2);
+    EXPECT_EQ(wavefronts(quadInstruction(SharedOp::Load, 8, "abab")), 1);
+    // t^3 (abba) and three-to-one (aaab) do not pair: plain phases.
+    EXPECT_EQ(wavefronts(quadInstruction(SharedOp::Load, 16, "abba")), 4);
+    EXPECT_EQ(wavefronts(quadInstruction(SharedOp::Load, 16, "aaab")), 4);
+    EXPECT_EQ(wavefronts(quadInstruction(SharedOp::Store, 16, "aabb")), 4);
+    // One pairing for the whole warp: aabb in one half and abab in the other is not paired.
+    Instruction mixed = quadInstruction(SharedOp::Load, 16, "aabb");
+    Instruction other = quadInstruction(SharedOp::Load, 16, "abab");
+    for (int t = 16; t < 32; ++t)
+        mixed.lanes[std::size_t(t)] = other.lanes[std::size_t(t)];
+    EXPECT_EQ(wavefronts(mixed), 4);
+    // The two half warps reading the same addresses lane for lane (t^16) is not a pair either.
+    Instruction halves = stridedInstruction(SharedOp::Load, 8, 1);
+    for (auto& la : halves.lanes)
+        la.byte_address = (la.lane % 16) * 8;
+    EXPECT_EQ(wavefronts(halves), 2);
+    // An inactive partner does not spoil a pair: even lanes alone, 16 distinct 8-byte words.
+    Instruction even = stridedInstruction(SharedOp::Load, 8, 1);
+    for (auto& la : even.lanes) {
+        la.byte_address = (la.lane / 2) * 8;
+        la.active = la.lane % 2 == 0;
+    }
+    EXPECT_EQ(wavefronts(even), 1);
+    // The merged phase costs its union: rows 0 and 1 (same banks) in the two halves -> 2-way.
+    Instruction rows = stridedInstruction(SharedOp::Load, 8, 1);
+    for (auto& la : rows.lanes)
+        la.byte_address = (la.lane / 16) * 128 + (la.lane % 16) / 2 * 8;
+    InstructionCost rc = analyzeInstruction(rows);
+    EXPECT_EQ(rc.wavefronts, 2);
+    EXPECT_EQ(rc.ideal, 1);
+    EXPECT_EQ(rc.excess, 1);
+    // The rule is the measured geometry's only: 32 banks of 8 bytes keep plain phases.
+    InstructionCost wide = analyzeInstruction(broadcastInstruction(SharedOp::Load, 16, 0), 32, 8);
+    EXPECT_EQ(wide.lane_pairs, 0);
+    EXPECT_EQ(wide.wavefronts, 2);
+}
+
+TEST(BankModel, RandomPairedPatternsMatchBruteForce) {
+    // Quads built from pair templates (and some that do not pair), addresses from a small pool
+    // so that they conflict, an inactive lane now and then: the fast path against the reference.
+    std::mt19937 rng(777);
+    const char* templates[] = {"aabb", "abab", "abba", "aaaa", "aaab", "abcd"};
+    AccessPlan p;
+    int paired = 0;
+    for (int n = 0; n < 600; ++n) {
+        Instruction ins;
+        ins.op = rng() % 4 ? SharedOp::Load : SharedOp::Store;
+        ins.bytes_per_lane = rng() % 2 ? 8 : 16;
+        const bool uniform = rng() % 2; // one template for the warp: pairs more often
+        const char* fixed = templates[rng() % 6];
+        std::int64_t pool[24];
+        for (auto& a : pool)
+            a = std::int64_t(rng() % (2048 / ins.bytes_per_lane)) * ins.bytes_per_lane;
+        for (int q = 0; q < 8; ++q) {
+            const char* tmpl = uniform ? fixed : templates[rng() % 6];
+            std::int64_t letter[4];
+            for (auto& a : letter)
+                a = pool[rng() % 24];
+            for (int j = 0; j < 4; ++j)
+                ins.lanes.push_back({4 * q + j, letter[tmpl[j] - 'a'], rng() % 16 != 0});
+        }
+        paired += analyzeInstruction(ins).lane_pairs != 0;
+        p.instructions.push_back(ins);
+    }
+    EXPECT_GT(paired, 50); // 97 with this seed
+    PlanCost fast = analyzePlan(p), ref = analyzePlanBruteForce(p);
+    ASSERT_EQ(fast.instructions.size(), ref.instructions.size());
+    for (std::size_t i = 0; i < fast.instructions.size(); ++i) {
+        EXPECT_EQ(fast.instructions[i].wavefronts, ref.instructions[i].wavefronts) << i;
+        EXPECT_EQ(fast.instructions[i].ideal, ref.instructions[i].ideal) << i;
     }
 }
 

@@ -11,6 +11,12 @@
 //   * ldmatrix / stmatrix .x1/.x2/.x4 (with or without .trans, which changes only the register
 //     arrangement, not the addresses) are served like 16-byte accesses: lanes 8m..8m+7 give the
 //     eight 16-byte row addresses of matrix m; lanes >= 8 * matrices supply no address.
+//   * paired lanes (H200): an 8- or 16-byte LOAD in which, for one k in {1, 2}, every active
+//     lane t has the address of its partner t ^ k (where the partner is active too) is served
+//     with twice the lanes per phase: 8 B one phase of 32 lanes, 16 B two phases of 16 (0-15,
+//     16-31). Stores, ld/stmatrix and other pairings (t ^ 3, 4, 8, 16) are not; the rule holds
+//     only for the measured geometry, 32 banks of 4 bytes (docs/measurements.md, "Lanes that
+//     repeat addresses").
 //   * in each phase, for each bank, count the DISTINCT words the phase's active lanes touch in
 //     that bank (lanes touching the same word share it: broadcast). A phase with any active lane
 //     costs max over banks of that count; a phase with no active lane costs nothing.
@@ -72,6 +78,7 @@ struct BankCollision {
 struct InstructionCost {
     int phases = 0; // phases the warp is split into (1, 2, 4; or matrices for ldmatrix)
     int lanes_per_phase = 0;
+    int lane_pairs = 0; // k when lanes t and t ^ k pair up (k = 1, 2): phases doubled; else 0
     int wavefronts = 0;
     int ideal = 0;
     int excess = 0;

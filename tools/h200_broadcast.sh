@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# One device call: build tilescope-probe (g++, probe sources only), then run the broadcast sweeps
+# (tools/broadcast_sweep.json: the systematic sweep plus seeded random patterns, used to find the
+# rule; tools/broadcast_check.json: other random patterns, held out to check it;
+# tools/broadcast_pairs.json: the lane-pair patterns) with timing and both ncu passes, and copy
+# the results to $OUT. SWEEPS="..." picks the sweeps (default: the first two).
+# Usage on the device machine, in a folder holding core/, app/probe/, tools/ and json/ (nlohmann):
+#   bash tools/h200_broadcast.sh
+set -u
+OUT=${OUT:-/tmp/ts-out}
+mkdir -p "$OUT"
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PATH=$CUDA_HOME/bin:$PATH:/opt/nvidia/nsight-compute/2025.3.1
+JSON_INC=${JSON_INC:-json/include}
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+  which ncu nvcc; ncu --version | tail -1; nvcc --version | tail -1; nproc
+} >"$OUT/broadcast_env.txt" 2>&1
+cat "$OUT/broadcast_env.txt"
+t0=$(date +%s.%N)
+PROBE=build-probe/direct/tilescope-probe
+mkdir -p build-probe/direct
+for f in core/src/{bank_model,kernelgen,subprocess,cuda_compile,errors}.cpp app/probe/*.cpp; do
+  g++ -std=c++20 -O2 -Icore/include -I"$JSON_INC" -Iapp/probe -c "$f" \
+    -o "build-probe/direct/$(basename "$f" .cpp).o" &
+done >"$OUT/broadcast_build.log" 2>&1
+wait
+g++ build-probe/direct/*.o -ldl -pthread -o $PROBE >>"$OUT/broadcast_build.log" 2>&1 ||
+  { tail -40 "$OUT/broadcast_build.log"; exit 1; }
+echo "build: $(python3 -c "print(round($(date +%s.%N) - $t0, 2))") s"
+# SWEEPS: names of tools/NAME.json, or "builtin" for the probe's own sweep (builtin_sweep.json).
+for s in ${SWEEPS:-broadcast_sweep broadcast_check}; do
+  s0=$(date +%s.%N)
+  if [ "$s" = builtin ]; then in=builtin; out=builtin_sweep; else in="tools/$s.json"; out=$s; fi
+  timeout 560 $PROBE --sweep "$in" --ncu --out "$OUT/$out.json" >/dev/null
+  echo "$s rc=$? wall $(python3 -c "print(round($(date +%s.%N) - $s0, 2))") s"
+done
