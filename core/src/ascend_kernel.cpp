@@ -1,21 +1,228 @@
-// Ascend ND -> NZ fractal copy kernel and CANN detection (see ascend_kernel.h).
+// tilelang-ascend ND -> NZ round-trip scripts for the ascendc_pto and npuir branches (see
+// ascend_kernel.h).
 #include "tilescope/ascend_kernel.h"
 
 #include "tilescope/errors.h"
-#include "tilescope/subprocess.h"
 
-#include <cstdlib>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace ts {
+
+namespace {
+
+std::int64_t roundUp(std::int64_t a, std::int64_t b) {
+    return (a + b - 1) / b * b;
+}
+
+// torch spelling of a cube dtype (int4 travels as packed int8 bytes, two values per byte).
+std::string torchDtype(const std::string& dtype) {
+    if (dtype == "float16") return "torch.float16";
+    if (dtype == "bfloat16") return "torch.bfloat16";
+    if (dtype == "float32") return "torch.float32";
+    if (dtype == "int32") return "torch.int32";
+    return "torch.int8"; // int8, and int4's packed bytes
+}
+
+void checkShape(const AscendKernelOptions& opt) {
+    if (opt.rows <= 0 || opt.cols <= 0 || opt.rows > 4096 || opt.cols > 4096)
+        throw InputError("Ascend round trip: ND shape must be 1..4096 per dimension, got " +
+                         std::to_string(opt.rows) + " x " + std::to_string(opt.cols));
+    if (opt.dtype == "int4" && opt.cols % 2 != 0)
+        throw InputError("Ascend round trip: int4 needs an even column count (two values per "
+                         "byte), got " +
+                         std::to_string(opt.cols));
+}
+
+// The shared header of both scripts: imports, shapes, the host-side expectations.
+void scriptHeader(std::ostringstream& o, const AscendKernelOptions& opt,
+                  const AscendRoundTripTile& t) {
+    const auto nz = ndToNzShape(opt.rows, opt.cols, opt.dtype);
+    o << "import sys\nimport time\n"
+         "import numpy as np\n"
+         "try:\n"
+         "    import tilelang\n"
+         "    import tilelang.language as T\n"
+         "    import torch\n"
+         "    import torch_npu  # noqa: F401\n"
+         "except Exception as e:  # noqa: BLE001\n"
+         "    print('TILESCOPE_ERROR cannot import tilelang-ascend / torch_npu:', e, flush=True)\n"
+         "    sys.exit(3)\n\n"
+      << "ROWS, COLS = " << opt.rows << ", " << opt.cols << "\n"
+      << "DTYPE, ACCUM = \"" << opt.dtype << "\", \"" << t.accum << "\"\n"
+      << "C0 = " << nz[3] << "  # elements per 32-byte fractal row\n"
+      << "ROWS1, COLS1 = " << nz[1] << ", " << nz[0] << "  # NZ (zN) fractal grid in L1\n"
+      << "M, K, N = " << t.m << ", " << t.k << ", " << t.n
+      << "  # L0A M x K, L0B K x N (identity), L0C M x N\n"
+      << "TORCH_IN, TORCH_ACC = " << torchDtype(opt.dtype) << ", " << torchDtype(t.accum)
+      << "\n\n\n"
+         "def host_input():\n"
+         "    # Small integers are exact in every input type and through the identity mmad.\n"
+         "    g = np.random.default_rng(0)\n"
+         "    lo, hi = (-8, 8) if DTYPE == 'int4' else (-64, 64)\n"
+         "    return g.integers(lo, hi, size=(ROWS, COLS)).astype(np.int64)\n\n\n"
+         "def expected_nd(a):\n"
+         "    # L0C after A x I, converted back to ND: the zero-padded input.\n"
+         "    out = np.zeros((M, N), dtype=np.int64)\n"
+         "    out[:ROWS, :COLS] = a\n"
+         "    return out\n\n\n"
+         "def identity():\n"
+         "    return torch.eye(K, N, dtype=torch.float32).to(TORCH_IN)\n\n\n"
+         "def to_device(a):\n"
+         "    if DTYPE == 'int4':\n"
+         "        # Two int4 values per byte, the even column in the low nibble.\n"
+         "        lo = (a[:, 0::2] & 0xF).astype(np.uint8)\n"
+         "        hi = (a[:, 1::2] & 0xF).astype(np.uint8)\n"
+         "        return torch.from_numpy((lo | (hi << 4)).view(np.int8)).npu()\n"
+         "    return torch.from_numpy(a.astype(np.float32)).to(TORCH_IN).npu()\n\n\n";
+}
+
+void scriptMain(std::ostringstream& o, const std::string& compile, const std::string& call,
+                const std::string& checks) {
+    o << "def main():\n"
+         "    t0 = time.time()\n"
+      << compile
+      << "    print('TILESCOPE_LOWERED %.3f' % (time.time() - t0), flush=True)\n"
+         "    a = host_input()\n"
+         "    dev_a = to_device(a)\n"
+      << call << checks
+      << "    print('TILESCOPE_ROUNDTRIP ' + ('pass' if ok else 'fail'), flush=True)\n"
+         "    torch.npu.synchronize()\n"
+         "    reps = 50  # wall clock over launches; msprof op gives the kernel's own time\n"
+         "    t1 = time.time()\n"
+         "    for _ in range(reps):\n"
+      << "        " << call.substr(call.find_first_not_of(' '))
+      << "    torch.npu.synchronize()\n"
+         "    print('TILESCOPE_LATENCY_MS %.6f' % ((time.time() - t1) * 1000 / reps), "
+         "flush=True)\n"
+         "    return 0 if ok else 6\n\n\n"
+         "if __name__ == '__main__':\n"
+         "    sys.exit(main())\n";
+}
+
+std::string releasedScript(const AscendKernelOptions& opt, const AscendRoundTripTile& t) {
+    std::ostringstream o;
+    o << "# Generated by tilescope: ND -> NZ round trip for tilelang-ascend, branch ascendc_pto\n"
+         "# (the default branch; PyPI tilelang-ascend 0.1.4). Data paths, all present on A2/A3:\n"
+         "#   A:  GM (ND) --ND2NZ DMA, tail zero-filled--> L1 (zN) --> L0A\n"
+         "#   I:  GM (ND) --ND2NZ DMA--> L1 --> L0B   (identity K x N)\n"
+         "#   mmad L0A x L0B -> L0C;  L0C --fixpipe, NZ2ND--> GM\n"
+         "# C must equal the zero-padded A: data arrival and padding are checked. The L1 fractal\n"
+         "# order itself is not observable on this branch (its L0C -> GM copy always converts\n"
+         "# to ND); the npuir back end stores L0C without that conversion.\n"
+         "# Not run by Tilescope's developers: no Ascend NPU (docs/ascend.md).\n";
+    scriptHeader(o, opt, t);
+    o << "@tilelang.jit(out_idx=[-1], target=\"ascendc\")\n"
+         "def build():\n"
+         "    @T.prim_func\n"
+         "    def nd2nz_roundtrip(A: T.Tensor((ROWS, COLS), DTYPE),\n"
+         "                        I: T.Tensor((K, N), DTYPE),\n"
+         "                        C: T.Tensor((M, N), ACCUM)):\n"
+         "        with T.Kernel(1, is_npu=True) as (cid, _):\n"
+         "            A_L1 = T.alloc_L1((M, K), DTYPE)\n"
+         "            I_L1 = T.alloc_L1((K, N), DTYPE)\n"
+         "            A_L0 = T.alloc_L0A((M, K), DTYPE)\n"
+         "            I_L0 = T.alloc_L0B((K, N), DTYPE)\n"
+         "            C_L0 = T.alloc_L0C((M, N), ACCUM)\n"
+         "            with T.Scope(\"C\"):\n"
+         "                # One copy at offset 0: copy_gm_to_l1 zero-fills the whole tile first\n"
+         "                # when the tail is partial, so no explicit clear is needed.\n"
+         "                T.copy(A[0:ROWS, 0:COLS], A_L1[0:ROWS, 0:COLS])\n"
+         "                T.copy(I, I_L1)\n"
+         "                T.barrier_all()\n"
+         "                T.copy(A_L1, A_L0)\n"
+         "                T.copy(I_L1, I_L0)\n"
+         "                T.barrier_all()\n"
+         "                T.mma(A_L0, I_L0, C_L0, init=True)\n"
+         "                T.barrier_all()\n"
+         "                T.copy(C_L0, C)\n\n"
+         "    return nd2nz_roundtrip\n\n\n";
+    scriptMain(o, "    kernel = build()\n", "    c = kernel(dev_a, identity().npu())\n",
+               "    got = c.cpu().to(torch.float64).numpy().astype(np.int64)\n"
+               "    ok = np.array_equal(got, expected_nd(a))\n");
+    return o.str();
+}
+
+std::string npuirScript(const AscendKernelOptions& opt, const AscendRoundTripTile& t) {
+    std::ostringstream o;
+    o << "# Generated by tilescope: ND -> NZ round trip for tilelang-ascend, branch npuir\n"
+         "# (AscendNPU IR; needs bishengir-compile on PATH). Data paths, all present on A2/A3:\n"
+         "#   A, I: GM (ND) --hivm nd2nz--> L1;  mmadL1 -> L0C;\n"
+         "#   L0C --fixpipe with nz2nd--> C (ND)   and   L0C --fixpipe without nz2nd--> C_NZ.\n"
+         "# npuir's nd2nz does not clear the L1 tile (init_out_buffer = false), so the host passes\n"
+         "# A already zero-padded to M x K. C_NZ holds L0C in its own fractal order: element (r, c)\n"
+         "# at (c // 16) * M * 16 + (r // 16) * 256 + (r % 16) * 16 + c % 16 (make_l0c_layout).\n"
+         "# Not run by Tilescope's developers: no Ascend NPU (docs/ascend.md).\n";
+    scriptHeader(o, opt, t);
+    o << "@tilelang.jit(target=\"npuir\")\n"
+         "def build():\n"
+         "    @T.prim_func\n"
+         "    def nd2nz_roundtrip(A: T.Tensor((M, K), DTYPE),\n"
+         "                        I: T.Tensor((K, N), DTYPE),\n"
+         "                        C: T.Tensor((M, N), ACCUM),\n"
+         "                        C_NZ: T.Tensor((M, N), ACCUM)):\n"
+         "        with T.Kernel(1, is_npu=True) as (cid, _):\n"
+         "            with T.Scope(\"Cube\"):\n"
+         "                A_L1 = T.alloc_L1([M, K], DTYPE)\n"
+         "                I_L1 = T.alloc_L1([K, N], DTYPE)\n"
+         "                C_L0 = T.alloc_L0C([M, N], ACCUM)\n"
+         "                T.load_nd2nz(A[0, 0], A_L1, [M, K])\n"
+         "                T.load_nd2nz(I[0, 0], I_L1, [K, N])\n"
+         "                T.gemm(A_L1, I_L1, C_L0, initC=True, b_transpose=False, "
+         "size=[M, K, N])\n"
+         "                T.store_fixpipe(C_L0, C[0, 0], size=[M, N], enable_nz2nd=True)\n"
+         "                T.store_fixpipe(C_L0, C_NZ[0, 0], size=[M, N], enable_nz2nd=False)\n\n"
+         "    return nd2nz_roundtrip\n\n\n"
+         "def l0c_offsets():\n"
+         "    r = np.arange(M)[:, None]\n"
+         "    c = np.arange(N)[None, :]\n"
+         "    return (c // 16) * M * 16 + (r // 16) * 256 + (r % 16) * 16 + c % 16\n\n\n";
+    scriptMain(o,
+               "    kernel = build()\n",
+               "    kernel(dev_pad, identity().npu(), c, c_nz)\n",
+               "    exp = expected_nd(a)\n"
+               "    ok = np.array_equal(c.cpu().to(torch.float64).numpy().astype(np.int64), exp)\n"
+               "    flat = c_nz.cpu().to(torch.float64).numpy().astype(np.int64).reshape(-1)\n"
+               "    ok_nz = np.array_equal(flat[l0c_offsets()], exp)\n"
+               "    print('TILESCOPE_L0C_ORDER ' + ('pass' if ok_nz else 'fail'), flush=True)\n"
+               "    ok = ok and ok_nz\n");
+    // The padded input and the two outputs are made between the input and the call.
+    std::string s = o.str();
+    const std::string at = "    dev_a = to_device(a)\n";
+    s.replace(s.find(at), at.size(),
+              "    pad = np.zeros((M, K), dtype=np.int64)\n"
+              "    pad[:ROWS, :COLS] = a\n"
+              "    dev_pad = to_device(pad)\n"
+              "    c = torch.zeros(M, N, dtype=TORCH_ACC).npu()\n"
+              "    c_nz = torch.zeros(M, N, dtype=TORCH_ACC).npu()\n");
+    return s;
+}
+
+} // namespace
+
+std::string ascendBackendName(AscendBackend b) {
+    return b == AscendBackend::Npuir ? "npuir" : "ascendc_pto";
+}
+
+AscendBackend parseAscendBackend(const std::string& s) {
+    if (s == "ascendc_pto" || s == "released" || s == "ascendc") return AscendBackend::AscendcPto;
+    if (s == "npuir") return AscendBackend::Npuir;
+    throw InputError("unknown tilelang-ascend back end '" + s + "' (ascendc_pto, npuir)");
+}
 
 int ascendC0(const std::string& dtype) {
     if (dtype == "float16" || dtype == "bfloat16" || dtype == "int16") return 16;
     if (dtype == "float32" || dtype == "float" || dtype == "int32") return 8;
     if (dtype == "int8" || dtype == "uint8") return 32;
-    throw InputError("unsupported Ascend dtype '" + dtype + "' (float16, bfloat16, float32, int8)");
+    if (dtype == "int4") return 64;
+    throw InputError("unsupported Ascend dtype '" + dtype +
+                     "' (float16, bfloat16, float32, int8, int4)");
+}
+
+std::string ascendAccumDtype(const std::string& dtype) {
+    if (dtype == "float16" || dtype == "bfloat16" || dtype == "float32") return "float32";
+    if (dtype == "int8" || dtype == "int4") return "int32";
+    throw InputError("no cube (mmad) input type '" + dtype +
+                     "' on Ascend (float16, bfloat16, float32, int8, int4)");
 }
 
 std::vector<std::int64_t> ndToNzShape(std::int64_t rows, std::int64_t cols,
@@ -34,152 +241,67 @@ std::int64_t ndToNzIndex(std::int64_t r, std::int64_t c, std::int64_t rows, std:
     return (((c / c0) * s[1] + r / 16) * 16 + r % 16) * c0 + c % c0;
 }
 
+AscendRoundTripTile ascendRoundTripTile(const AscendKernelOptions& opt) {
+    checkShape(opt);
+    AscendRoundTripTile t;
+    t.accum = ascendAccumDtype(opt.dtype);
+    t.m = roundUp(opt.rows, 16);
+    t.k = roundUp(opt.cols, ascendC0(opt.dtype));
+    t.n = roundUp(t.k, 16);
+    return t;
+}
+
 std::string generateAscendNdToNzKernel(const AscendKernelOptions& opt) {
-    const auto nz = ndToNzShape(opt.rows, opt.cols, opt.dtype);
-    if (opt.block_num < 1 || opt.block_num > 64) throw InputError("block_num must be 1..64");
-    std::ostringstream o;
-    o << "# Generated by tilescope (issue 6): ND -> NZ fractal copy for tilelang-ascend.\n"
-         "# NOT VALIDATED: no Ascend NPU or CANN toolkit was available where this was written.\n"
-         "# ND (ROWS, COLS) in global memory -> L1 in NZ fractals of 16 x C0 (C0 = 32 B / elem),\n"
-         "# rows and columns beyond the matrix zero-padded; copied back out to an NZ tensor\n"
-         "# (COLS1, ROWS1, 16, C0) and checked against a NumPy reference.\n"
-         "import sys\nimport time\n"
-         "import numpy as np\n"
-         "try:\n"
-         "    import tilelang\n"
-         "    import tilelang.language as T\n"
-         "    import torch\n"
-         "    import torch_npu  # noqa: F401\n"
-         "except Exception as e:  # noqa: BLE001\n"
-         "    print('TILESCOPE_ERROR cannot import tilelang-ascend / torch_npu:', e, flush=True)\n"
-         "    sys.exit(3)\n\n"
-      << "ROWS, COLS = " << opt.rows << ", " << opt.cols << "\n"
-      << "DTYPE = \"" << opt.dtype << "\"\n"
-      << "C0 = " << nz[3] << "\n"
-      << "ROWS1, COLS1 = " << nz[1] << ", " << nz[0] << "\n"
-      << "BLOCK_NUM = " << opt.block_num
-      << "\n\n\n"
-         "def reference(a):\n"
-         "    pad = np.zeros((ROWS1 * 16, COLS1 * C0), dtype=a.dtype)\n"
-         "    pad[:ROWS, :COLS] = a\n"
-         "    return pad.reshape(ROWS1, 16, COLS1, C0).transpose(2, 0, 1, 3).copy()\n\n\n"
-         "@T.prim_func\n"
-         "def nd2nz(A: T.Tensor((ROWS, COLS), DTYPE),\n"
-         "          B: T.Tensor((COLS1, ROWS1, 16, C0), DTYPE)):\n"
-         "    with T.Kernel(BLOCK_NUM, is_npu=True) as (cid, _):\n"
-         "        # GM (ND) -> L1 (NZ): the copy engine's ND2NZ path pads the tail with zeros.\n"
-         "        A_L1 = T.alloc_L1((ROWS1 * 16, COLS1 * C0), DTYPE)\n"
-         "        T.clear(A_L1)\n"
-         "        T.copy(A[0:ROWS, 0:COLS], A_L1[0:ROWS, 0:COLS])\n"
-         "        T.copy(A_L1, B)\n\n\n"
-         "def main():\n"
-         "    t0 = time.time()\n"
-         "    kernel = tilelang.compile(nd2nz, out_idx=[1], target='npuir')\n"
-         "    print('TILESCOPE_LOWERED %.3f' % (time.time() - t0), flush=True)\n"
-         "    a = torch.randn(ROWS, COLS).to(getattr(torch, DTYPE)).npu()\n"
-         "    b = kernel(a)\n"
-         "    ok = np.array_equal(b.cpu().float().numpy(), reference(a.cpu().float().numpy()))\n"
-         "    print('TILESCOPE_ROUNDTRIP ' + ('pass' if ok else 'fail'), flush=True)\n"
-         "    torch.npu.synchronize()\n"
-         "    reps = 50\n"
-         "    t1 = time.time()\n"
-         "    for _ in range(reps):\n"
-         "        kernel(a)\n"
-         "    torch.npu.synchronize()\n"
-         "    print('TILESCOPE_LATENCY_MS %.6f' % ((time.time() - t1) * 1000 / reps), flush=True)\n"
-         "    return 0 if ok else 6\n\n\n"
-         "if __name__ == '__main__':\n"
-         "    sys.exit(main())\n";
-    return o.str();
+    const AscendRoundTripTile t = ascendRoundTripTile(opt);
+    if (opt.backend == AscendBackend::Npuir) {
+        // T.store_fixpipe supports only float32 L0C on A2/A3 (npuir docs, T.store_fixpipe.md
+        // 2.2.1), so the integer accumulators cannot leave L0C on this route.
+        if (t.accum != "float32")
+            throw InputError("the npuir back end stores L0C with T.store_fixpipe, which takes "
+                             "float32 only on A2/A3; " +
+                             opt.dtype + " accumulates in " + t.accum +
+                             ": use the ascendc_pto back end");
+        return npuirScript(opt, t);
+    }
+    return releasedScript(opt, t);
 }
 
-namespace {
-
-bool isExec(const std::string& p) {
-    struct stat st {};
-    return !p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-           ::access(p.c_str(), X_OK) == 0;
-}
-bool isDir(const std::string& p) {
-    struct stat st {};
-    return !p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-} // namespace
-
-CannInstallation detectCann(const std::map<std::string, std::string>* env) {
-    auto get = [&](const std::string& k) -> std::string {
-        if (env) {
-            auto it = env->find(k);
-            return it == env->end() ? std::string() : it->second;
-        }
-        const char* v = std::getenv(k.c_str());
-        return v ? v : "";
+const std::vector<AscendApiName>& ascendReleasedApi() {
+    // tile-ai/tilelang-ascend, branch ascendc_pto @ 95acbd7 (the PyPI 0.1.4 wheel's code).
+    static const std::vector<AscendApiName> names = {
+        {"tilelang.jit", "tilelang/jit/__init__.py:250 (def jit)"},
+        {"target=\"ascendc\"", "tilelang/engine/lower.py:162 (device_codegen accepts the models "
+                               "ascendc, auto, pto; testing/.../test_tilelang_ascend_language_"
+                               "gm_to_l1.py:88 TARGET = \"ascendc\")"},
+        {"T.prim_func", "tilelang/language/__init__.py:14 (from tvm.script.parser.tir import *)"},
+        {"T.Tensor", "tilelang/language/proxy.py:224 (Tensor = TensorProxy())"},
+        {"T.Kernel", "tilelang/language/kernel.py:215 (is_npu=True)"},
+        {"T.Scope", "tilelang/language/warpgroup.py:74, exported at __init__.py:42"},
+        {"T.alloc_L1", "tilelang/language/allocate.py:139"},
+        {"T.alloc_L0A", "tilelang/language/allocate.py:143 (scope wmma.matrix_a)"},
+        {"T.alloc_L0B", "tilelang/language/allocate.py:147 (scope wmma.matrix_b)"},
+        {"T.alloc_L0C", "tilelang/language/allocate.py:151 (scope wmma.accumulator)"},
+        {"T.copy", "tilelang/language/copy.py:196 npu_copy_v2, exported as copy at "
+                   "__init__.py:53; lowered at src/op/ascend.cc:183-198 (global->L1, L1->L0A, "
+                   "L1->L0B, L0C->global)"},
+        {"T.barrier_all", "tilelang/language/ascend.py:200"},
+        {"T.mma", "tilelang/language/customize.py:115 npu_gemm, exported as mma at "
+                  "__init__.py:75"},
     };
-    CannInstallation c;
-    const std::string def = "/usr/local/Ascend/ascend-toolkit/latest";
-    for (const char* k : {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
-        const std::string v = get(k);
-        if (v.empty()) continue;
-        if (isDir(v)) {
-            c.toolkit = v;
-            c.toolkit_source = k;
-            break;
-        }
-        c.missing.push_back(std::string(k) + " is set to '" + v + "', which is not a directory");
-    }
-    if (c.toolkit.empty() && isDir(def)) {
-        c.toolkit = def;
-        c.toolkit_source = "default path";
-    }
-    if (c.toolkit.empty()) {
-        c.missing.push_back("no CANN toolkit: ASCEND_HOME_PATH and ASCEND_TOOLKIT_HOME are unset "
-                            "and " +
-                            def +
-                            " does not exist (install the CANN toolkit and source "
-                            "its set_env.sh)");
-    } else {
-        for (const char* rel : {"/compiler/ccec_compiler/bin/bisheng", "/bin/bisheng",
-                                "/compiler/ccec_compiler/bin/ccec", "/bin/ccec"})
-            if (isExec(c.toolkit + rel)) {
-                c.compiler = c.toolkit + rel;
-                break;
-            }
-        for (const char* rel : {"/tools/profiler/bin/msprof", "/bin/msprof"})
-            if (isExec(c.toolkit + rel)) {
-                c.msprof = c.toolkit + rel;
-                break;
-            }
-    }
-    if (c.compiler.empty()) c.compiler = findOnPath("bisheng");
-    if (c.compiler.empty()) c.compiler = findOnPath("ccec");
-    if (c.msprof.empty()) c.msprof = findOnPath("msprof");
-    c.npu_smi = findOnPath("npu-smi");
-    if (c.compiler.empty())
-        c.missing.push_back("no Ascend C compiler: bisheng or ccec not found under " +
-                            (c.toolkit.empty() ? std::string("a toolkit") : c.toolkit) +
-                            "/compiler/ccec_compiler/bin nor on PATH");
-    if (c.msprof.empty())
-        c.missing.push_back("no msprof: not found under " +
-                            (c.toolkit.empty() ? std::string("a toolkit") : c.toolkit) +
-                            "/tools/profiler/bin nor on PATH");
-    if (c.npu_smi.empty())
-        c.missing.push_back("no NPU driver: npu-smi not found on PATH (no Ascend device visible)");
-    c.complete = c.missing.empty();
-    return c;
+    return names;
 }
 
-std::string CannInstallation::summary() const {
-    std::string s;
-    if (!toolkit.empty()) s += "CANN toolkit: " + toolkit + " (" + toolkit_source + ")\n";
-    if (!compiler.empty()) s += "compiler: " + compiler + "\n";
-    if (!msprof.empty()) s += "msprof: " + msprof + "\n";
-    if (!npu_smi.empty()) s += "npu-smi: " + npu_smi + "\n";
-    if (missing.empty()) return s + "complete";
-    s += "Cannot run on Ascend; missing:\n";
-    for (const auto& m : missing)
-        s += "  - " + m + "\n";
-    return s;
+const std::vector<AscendApiName>& ascendReleasedMissingApi() {
+    static const std::vector<AscendApiName> names = {
+        {"T.clear", "tilelang/language/__init__.py:56 comments out `from .fill import fill, "
+                    "clear`"},
+        {"T.fill", "tilelang/language/__init__.py:56 (same line)"},
+        {"target='npuir'", "tilelang/engine/lower.py:168 raises ValueError for models other "
+                           "than ascendc/auto/pto"},
+        {"T.load_nd2nz", "npuir branch only"},
+        {"T.store_fixpipe", "npuir branch only"},
+    };
+    return names;
 }
 
 } // namespace ts
