@@ -7,10 +7,13 @@
 #include "tilescope/builtins.h"
 #include "tilescope/fractal.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -26,17 +29,28 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     cols_->setValue(40);
     dtype_ = new QComboBox(this);
     dtype_->addItems({QStringLiteral("float16"), QStringLiteral("bfloat16"),
-                      QStringLiteral("float32"), QStringLiteral("int8"), QStringLiteral("int32")});
+                      QStringLiteral("float32"), QStringLiteral("int8"), QStringLiteral("int4"),
+                      QStringLiteral("int32")});
     kind_ = new QComboBox(this);
-    kind_->addItems(
-        {QStringLiteral("zN"), QStringLiteral("nZ"), QStringLiteral("zZ"), QStringLiteral("L0C")});
+    for (ts::FractalKind k : {ts::FractalKind::zN, ts::FractalKind::nZ, ts::FractalKind::zZ,
+                              ts::FractalKind::L0C})
+        kind_->addItem(QString::fromStdString(ts::fractalKindLabel(k)));
+    kind_->setToolTip(QStringLiteral("CATLASS name, then in brackets the tilelang-ascend name "
+                                     "(uppercase, the fractal-grid order first: NZ = zN)"));
     auto* top = new QHBoxLayout;
     for (auto [label, w] : std::initializer_list<std::pair<const char*, QWidget*>>{
              {"rows", rows_}, {"cols", cols_}, {"dtype", dtype_}, {"arrangement", kind_}}) {
         top->addWidget(new QLabel(QString::fromLatin1(label), this));
         top->addWidget(w);
     }
+    auto* copy = new QPushButton(QStringLiteral("Copy as tilelang-ascend"), this);
+    copy->setObjectName(QStringLiteral("fractalCopyAscend"));
+    connect(copy, &QPushButton::clicked, this, [this] {
+        const QString code = ascendCode();
+        if (!code.isEmpty()) QApplication::clipboard()->setText(code);
+    });
     top->addStretch(1);
+    top->addWidget(copy);
     info_ = new QLabel(this);
     info_->setObjectName(QStringLiteral("fractalInfo"));
     info_->setWordWrap(true);
@@ -74,10 +88,29 @@ void FractalPanel::setTile(int r, int c, const QString& dtype, const QString& ki
     rows_->setValue(r);
     cols_->setValue(c);
     dtype_->setCurrentText(dtype);
-    kind_->setCurrentText(kind);
+    try {
+        kind_->setCurrentIndex(int(ts::parseFractalKind(kind.toStdString())));
+    } catch (const std::exception& e) {
+        for (QWidget* w : std::initializer_list<QWidget*>{rows_, cols_, dtype_, kind_})
+            w->blockSignals(false);
+        error_ = QString::fromUtf8(e.what());
+        info_->setText(error_);
+        return;
+    }
     for (QWidget* w : std::initializer_list<QWidget*>{rows_, cols_, dtype_, kind_})
         w->blockSignals(false);
     refresh();
+}
+
+QString FractalPanel::ascendCode() const {
+    try {
+        return QString::fromStdString(
+            ts::ascendFractalCode(ts::parseFractalKind(kind_->currentText().toStdString()),
+                                  rows_->value(), cols_->value(),
+                                  dtype_->currentText().toStdString()));
+    } catch (const std::exception&) {
+        return {};
+    }
 }
 
 QString FractalPanel::footprintText() const {
@@ -134,7 +167,11 @@ bool FractalPanel::refresh() {
     logical_->setLegendVisible(false);
     logical_->zoomToFit();
     physical_->zoomToFit();
-    const QString kind = QString::fromStdString(ts::fractalKindName(f.kind));
+    const QString kind = QString::fromStdString(
+        f.kind == ts::FractalKind::L0C
+            ? std::string("L0C")
+            : ts::fractalKindName(f.kind) + "</b> (tilelang-ascend \"" +
+                  ts::fractalKindAscendName(f.kind) + "\")<b>");
     info_->setText(
         QStringLiteral("<b>%1</b>: C0 = 32 B / %2 B = <b>%3</b> elements; fractal %4 x %5 "
                        "(%6 B); %7 fractal(s) in %8 band(s) of %9. Footprint <b>%10 elements = %11 "

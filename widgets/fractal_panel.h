@@ -2,6 +2,8 @@
 // logical cells coloured by fractal block and labelled with their storage offset, the physical
 // view (fractals of 16 x C0 in storage order, one band per C0 column block / row block) labelled
 // with the logical coordinates, fractal blocks outlined, padding cells marked, the footprint.
+// Each arrangement is shown by both names (CATLASS "zN", tilelang-ascend "NZ"); "Copy as
+// tilelang-ascend" puts the code that gives a buffer this arrangement on the clipboard.
 #pragma once
 
 #include <QWidget>
@@ -18,10 +20,14 @@ class FractalPanel : public QWidget {
     Q_OBJECT
 public:
     explicit FractalPanel(QWidget* parent = nullptr);
+    // `kind` in either convention ("zN" or "NZ", ...; fractal.h); an unknown name is shown as
+    // the error and leaves the arrangement as it was.
     void setTile(int rows, int cols, const QString& dtype, const QString& kind);
     bool refresh();
     QString footprintText() const;
     QString errorText() const { return error_; }
+    // tilelang-ascend Python for the current tile (ascendFractalCode), empty on an error.
+    QString ascendCode() const;
     GridView* logicalView() const { return logical_; }
     GridView* physicalView() const { return physical_; }
 

@@ -309,22 +309,31 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
                       QStringLiteral("TileLang kernel through %1").arg(python));
     }
 
-    // Ascend.
+    // Ascend: the kernel first (the shape and dtype checks need no toolkit), then CANN.
+    std::string script;
+    try {
+        const ts::Mapping m = ts::parseMapping(spec.mappingText.toStdString());
+        const ts::Shape in = std::visit([](const auto& x) { return x.inputShape(); }, m);
+        if (in.size() != 2)
+            throw ts::InputError("the Ascend round trip takes a 2-D tile; this layout's input "
+                                 "shape is " +
+                                 ts::formatShape(in));
+        ts::AscendKernelOptions o;
+        o.rows = in[0];
+        o.cols = in[1];
+        o.dtype = spec.dtype.toStdString();
+        o.backend = ts::parseAscendBackend(spec.ascendBackend.toStdString());
+        script = ts::generateAscendNdToNzKernel(o);
+    } catch (const std::exception& e) {
+        fail(QStringLiteral("Cannot generate the Ascend kernel for '%1': %2")
+                 .arg(spec.layoutName, QString::fromUtf8(e.what())),
+             {});
+        return false;
+    }
     const ts::CannInstallation cann = ts::detectCann();
     if (!cann.complete) {
         fail(QStringLiteral("Cannot run on Ascend here.\n%1")
                  .arg(QString::fromStdString(cann.summary())),
-             {});
-        return false;
-    }
-    std::string script;
-    try {
-        ts::AscendKernelOptions o;
-        o.dtype = spec.dtype.toStdString();
-        script = ts::generateAscendNdToNzKernel(o);
-    } catch (const std::exception& e) {
-        fail(QStringLiteral("Cannot generate the Ascend kernel: %1")
-                 .arg(QString::fromUtf8(e.what())),
              {});
         return false;
     }

@@ -46,6 +46,9 @@ struct RunSettings {
 
 struct RunSpec {
     QString layoutName, mappingText, dtype = QStringLiteral("float16"), access;
+    // Ascend: the tilelang-ascend branch to generate for ("ascendc_pto", the released one, or
+    // "npuir"); the ND shape is the layout's 2-D input shape.
+    QString ascendBackend = QStringLiteral("ascendc_pto");
     int vector = 0;
     bool ncu = true;
 };

@@ -10,14 +10,20 @@
 namespace ts {
 
 FractalKind parseFractalKind(const std::string& in) {
-    std::string s;
-    for (char c : in)
-        s += char(std::tolower(static_cast<unsigned char>(c)));
-    if (s == "zn") return FractalKind::zN;
-    if (s == "nz") return FractalKind::nZ;
-    if (s == "zz") return FractalKind::zZ;
-    if (s == "l0c") return FractalKind::L0C;
-    throw InputError("unknown fractal '" + in + "' (zN, nZ, zZ, L0C)");
+    const std::string s = in.substr(0, in.find(' '));
+    if (s == "zN" || s == "NZ") return FractalKind::zN;
+    if (s == "nZ" || s == "ZN") return FractalKind::nZ;
+    if (s == "zZ" || s == "ZZ" || s == "zz") return FractalKind::zZ;
+    if (s == "L0C" || s == "l0c" || s == "L0c") return FractalKind::L0C;
+    std::string lower;
+    for (char c : s)
+        lower += char(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "zn" || lower == "nz")
+        throw InputError("fractal '" + in +
+                         "' is ambiguous: CATLASS zN is tilelang-ascend \"NZ\" and CATLASS nZ "
+                         "is tilelang-ascend \"ZN\"; write zN or nZ (CATLASS), NZ or ZN "
+                         "(tilelang-ascend)");
+    throw InputError("unknown fractal '" + in + "' (zN, nZ, zZ, L0C; or NZ, ZN, ZZ)");
 }
 
 std::string fractalKindName(FractalKind k) {
@@ -32,6 +38,54 @@ std::string fractalKindName(FractalKind k) {
         return "L0C";
     }
     return "?";
+}
+
+std::string fractalKindAscendName(FractalKind k) {
+    switch (k) {
+    case FractalKind::zN:
+        return "NZ";
+    case FractalKind::nZ:
+        return "ZN";
+    case FractalKind::zZ:
+        return "ZZ";
+    case FractalKind::L0C:
+        return "L0C";
+    }
+    return "?";
+}
+
+std::string fractalKindLabel(FractalKind k) {
+    if (k == FractalKind::L0C) return "L0C";
+    return fractalKindName(k) + " (" + fractalKindAscendName(k) + ")";
+}
+
+std::string ascendFractalCode(FractalKind k, std::int64_t rows, std::int64_t cols,
+                              const std::string& dtype) {
+    const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+    const std::string name = fractalKindName(k) + " (tilelang-ascend \"" +
+                             fractalKindAscendName(k) + "\")";
+    if (k == FractalKind::zN || k == FractalKind::nZ) {
+        const std::string fn = k == FractalKind::zN ? "make_zn_layout" : "make_nz_layout";
+        return "# " + name + ", tilelang-ascend (ascendc_pto) tilelang/intrinsics/ascend_layout.py\n"
+               "from tilelang.intrinsics import " + fn + "\n\n"
+               "# inside the kernel:\n"
+               "buf = T.alloc_L1(" + shape + ", \"" + dtype + "\")\n"
+               "T.annotate_layout({buf: " + fn + "(buf)})\n";
+    }
+    const std::string builder = k == FractalKind::zZ ? "make_zz_layout" : "make_l0c_layout";
+    std::string code = toTileLangCode(
+        parseMapping(builder + "(" + shape + ", \"" + dtype + "\")"));
+    if (k == FractalKind::zZ) {
+        // layout_tag 3 = AscendLayout.kzZ (ascend_layout.py:14), read by codegen.
+        const auto close = code.rfind(')');
+        if (close == std::string::npos) throw InputError("internal: no T.Layout call to tag");
+        code.insert(close, ", layout_tag=3");
+        return "# " + name + ": tilelang-ascend has no zZ builder; T.Layout with layout_tag=3\n"
+               "# (AscendLayout.kzZ) is what its codegen reads as zZ.\n" + code;
+    }
+    return "# L0C: tilelang-ascend has no L0C layout tag; a T.alloc_L0C buffer gets this order\n"
+           "# from codegen (tla::MakeLayoutL0C). The untagged layout, for reference only:\n" +
+           code;
 }
 
 namespace {

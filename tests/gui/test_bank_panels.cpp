@@ -161,6 +161,14 @@ private slots:
         QVERIFY(p.physicalView()->model().filled(1, 25));
         p.setTile(20, 40, QStringLiteral("float16"), QStringLiteral("nZ"));
         QVERIFY(p.errorText().isEmpty());
+        QVERIFY(p.footprintText().contains(QStringLiteral("tilelang-ascend \"ZN\"")));
+        QVERIFY(p.ascendCode().contains(QStringLiteral("make_nz_layout(buf)")));
+        // tilelang-ascend's "NZ" is CATLASS zN, never nZ.
+        p.setTile(20, 40, QStringLiteral("float16"), QStringLiteral("NZ"));
+        QVERIFY(p.footprintText().contains(QStringLiteral("<b>zN</b>")));
+        QVERIFY(p.ascendCode().contains(QStringLiteral("make_zn_layout(buf)")));
+        p.setTile(20, 40, QStringLiteral("float16"), QStringLiteral("nz"));
+        QVERIFY(p.errorText().contains(QStringLiteral("ambiguous")));
         p.setTile(20, 40, QStringLiteral("float16"), QStringLiteral("zN"));
         shoot(&p, QStringLiteral("fractal-panel.png"), QSize(1150, 620));
     }

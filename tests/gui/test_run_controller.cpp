@@ -291,6 +291,26 @@ private slots:
                 msg.contains(QStringLiteral("npu-smi")));
     }
 
+    void ascendKernelComesFromTheSpecBeforeCann() {
+        RunController c;
+        QSignalSpy failed(&c, &RunController::failed);
+        // A 3-D layout has no ND tile to copy: said before any toolkit is looked for.
+        QVERIFY(!c.start(RunTarget::Ascend,
+                         spec(QStringLiteral("T.Layout([2, 4, 8], lambda a, b, c: (a, b, c))"))));
+        QString msg = failed.last().at(0).toString();
+        QVERIFY2(msg.contains(QStringLiteral("2-D tile")), qPrintable(msg));
+        // npuir cannot store an int32 accumulator: the message names the other back end.
+        RunSpec s = spec();
+        s.dtype = QStringLiteral("int8");
+        s.ascendBackend = QStringLiteral("npuir");
+        QVERIFY(!c.start(RunTarget::Ascend, s));
+        msg = failed.last().at(0).toString();
+        QVERIFY2(msg.contains(QStringLiteral("ascendc_pto")), qPrintable(msg));
+        s.ascendBackend = QStringLiteral("pto9");
+        QVERIFY(!c.start(RunTarget::Ascend, s));
+        QVERIFY(failed.last().at(0).toString().contains(QStringLiteral("back end")));
+    }
+
     void historyPersists() {
         RunHistoryModel m;
         RunRecord a;

@@ -15,8 +15,23 @@
 namespace ts {
 
 enum class FractalKind { zN, nZ, zZ, L0C };
-FractalKind parseFractalKind(const std::string& s); // "zN", "nZ", "zZ", "L0C" (any case)
-std::string fractalKindName(FractalKind k);
+// Two spellings are in use. CATLASS writes the small-fractal order first: zN, nZ, zZ, L0C.
+// tilelang-ascend users write uppercase with the large (fractal-grid) order first, so their "NZ"
+// is CATLASS zN (what ND2NZ produces in L1) and their "ZN" is CATLASS nZ. Accepted: the CATLASS
+// names as written, the uppercase tilelang-ascend names, "zz"/"ZZ" and "l0c"/"L0C" (the same in
+// both), and a label "zN (NZ)" by its first word. All-lower or mixed spellings of zN/nZ that are
+// neither ("zn", "nz", "Zn", "Nz") are rejected as ambiguous, naming both readings.
+FractalKind parseFractalKind(const std::string& s);
+std::string fractalKindName(FractalKind k);       // CATLASS: "zN", "nZ", "zZ", "L0C"
+std::string fractalKindAscendName(FractalKind k); // tilelang-ascend: "NZ", "ZN", "ZZ", "L0C"
+std::string fractalKindLabel(FractalKind k);      // both: "zN (NZ)", ..., "L0C"
+
+// Python that gives a tilelang-ascend (ascendc_pto) buffer this arrangement: the library's
+// make_zn_layout(buf) / make_nz_layout(buf) for zN / nZ, a T.Layout with layout_tag 3 for zZ
+// (tilelang-ascend has no zZ builder), and for L0C a note that T.alloc_L0C buffers get it from
+// codegen, with the untagged T.Layout for reference.
+std::string ascendFractalCode(FractalKind k, std::int64_t rows, std::int64_t cols,
+                              const std::string& dtype);
 
 struct FractalView {
     FractalKind kind = FractalKind::zN;
