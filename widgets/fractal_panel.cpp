@@ -32,8 +32,8 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
                       QStringLiteral("float32"), QStringLiteral("int8"), QStringLiteral("int4"),
                       QStringLiteral("int32")});
     kind_ = new QComboBox(this);
-    for (ts::FractalKind k : {ts::FractalKind::zN, ts::FractalKind::nZ, ts::FractalKind::zZ,
-                              ts::FractalKind::L0C})
+    for (ts::FractalKind k :
+         {ts::FractalKind::zN, ts::FractalKind::nZ, ts::FractalKind::zZ, ts::FractalKind::L0C})
         kind_->addItem(QString::fromStdString(ts::fractalKindLabel(k)));
     kind_->setToolTip(QStringLiteral("CATLASS name, then in brackets the tilelang-ascend name "
                                      "(uppercase, the fractal-grid order first: NZ = zN)"));
@@ -104,10 +104,9 @@ void FractalPanel::setTile(int r, int c, const QString& dtype, const QString& ki
 
 QString FractalPanel::ascendCode() const {
     try {
-        return QString::fromStdString(
-            ts::ascendFractalCode(ts::parseFractalKind(kind_->currentText().toStdString()),
-                                  rows_->value(), cols_->value(),
-                                  dtype_->currentText().toStdString()));
+        return QString::fromStdString(ts::ascendFractalCode(
+            ts::parseFractalKind(kind_->currentText().toStdString()), rows_->value(),
+            cols_->value(), dtype_->currentText().toStdString()));
     } catch (const std::exception&) {
         return {};
     }
@@ -168,10 +167,9 @@ bool FractalPanel::refresh() {
     logical_->zoomToFit();
     physical_->zoomToFit();
     const QString kind = QString::fromStdString(
-        f.kind == ts::FractalKind::L0C
-            ? std::string("L0C")
-            : ts::fractalKindName(f.kind) + "</b> (tilelang-ascend \"" +
-                  ts::fractalKindAscendName(f.kind) + "\")<b>");
+        f.kind == ts::FractalKind::L0C ? std::string("L0C")
+                                       : ts::fractalKindName(f.kind) + "</b> (tilelang-ascend \"" +
+                                             ts::fractalKindAscendName(f.kind) + "\")<b>");
     info_->setText(
         QStringLiteral("<b>%1</b>: C0 = 32 B / %2 B = <b>%3</b> elements; fractal %4 x %5 "
                        "(%6 B); %7 fractal(s) in %8 band(s) of %9. Footprint <b>%10 elements = %11 "

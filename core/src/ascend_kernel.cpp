@@ -148,8 +148,10 @@ std::string npuirScript(const AscendKernelOptions& opt, const AscendRoundTripTil
          "# (AscendNPU IR; needs bishengir-compile on PATH). Data paths, all present on A2/A3:\n"
          "#   A, I: GM (ND) --hivm nd2nz--> L1;  mmadL1 -> L0C;\n"
          "#   L0C --fixpipe with nz2nd--> C (ND)   and   L0C --fixpipe without nz2nd--> C_NZ.\n"
-         "# npuir's nd2nz does not clear the L1 tile (init_out_buffer = false), so the host passes\n"
-         "# A already zero-padded to M x K. C_NZ holds L0C in its own fractal order: element (r, c)\n"
+         "# npuir's nd2nz does not clear the L1 tile (init_out_buffer = false), so the host "
+         "passes\n"
+         "# A already zero-padded to M x K. C_NZ holds L0C in its own fractal order: element (r, "
+         "c)\n"
          "# at (c // 16) * M * 16 + (r // 16) * 256 + (r % 16) * 16 + c % 16 (make_l0c_layout).\n"
          "# Not run by Tilescope's developers: no Ascend NPU (docs/ascend.md).\n";
     scriptHeader(o, opt, t);
@@ -176,9 +178,7 @@ std::string npuirScript(const AscendKernelOptions& opt, const AscendRoundTripTil
          "    r = np.arange(M)[:, None]\n"
          "    c = np.arange(N)[None, :]\n"
          "    return (c // 16) * M * 16 + (r // 16) * 256 + (r % 16) * 16 + c % 16\n\n\n";
-    scriptMain(o,
-               "    kernel = build()\n",
-               "    kernel(dev_pad, identity().npu(), c, c_nz)\n",
+    scriptMain(o, "    kernel = build()\n", "    kernel(dev_pad, identity().npu(), c, c_nz)\n",
                "    exp = expected_nd(a)\n"
                "    ok = np.array_equal(c.cpu().to(torch.float64).numpy().astype(np.int64), exp)\n"
                "    flat = c_nz.cpu().to(torch.float64).numpy().astype(np.int64).reshape(-1)\n"

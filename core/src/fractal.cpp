@@ -62,26 +62,33 @@ std::string fractalKindLabel(FractalKind k) {
 std::string ascendFractalCode(FractalKind k, std::int64_t rows, std::int64_t cols,
                               const std::string& dtype) {
     const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-    const std::string name = fractalKindName(k) + " (tilelang-ascend \"" +
-                             fractalKindAscendName(k) + "\")";
+    const std::string name =
+        fractalKindName(k) + " (tilelang-ascend \"" + fractalKindAscendName(k) + "\")";
     if (k == FractalKind::zN || k == FractalKind::nZ) {
         const std::string fn = k == FractalKind::zN ? "make_zn_layout" : "make_nz_layout";
-        return "# " + name + ", tilelang-ascend (ascendc_pto) tilelang/intrinsics/ascend_layout.py\n"
-               "from tilelang.intrinsics import " + fn + "\n\n"
+        return "# " + name +
+               ", tilelang-ascend (ascendc_pto) tilelang/intrinsics/ascend_layout.py\n"
+               "from tilelang.intrinsics import " +
+               fn +
+               "\n\n"
                "# inside the kernel:\n"
-               "buf = T.alloc_L1(" + shape + ", \"" + dtype + "\")\n"
-               "T.annotate_layout({buf: " + fn + "(buf)})\n";
+               "buf = T.alloc_L1(" +
+               shape + ", \"" + dtype +
+               "\")\n"
+               "T.annotate_layout({buf: " +
+               fn + "(buf)})\n";
     }
     const std::string builder = k == FractalKind::zZ ? "make_zz_layout" : "make_l0c_layout";
-    std::string code = toTileLangCode(
-        parseMapping(builder + "(" + shape + ", \"" + dtype + "\")"));
+    std::string code = toTileLangCode(parseMapping(builder + "(" + shape + ", \"" + dtype + "\")"));
     if (k == FractalKind::zZ) {
         // layout_tag 3 = AscendLayout.kzZ (ascend_layout.py:14), read by codegen.
         const auto close = code.rfind(')');
         if (close == std::string::npos) throw InputError("internal: no T.Layout call to tag");
         code.insert(close, ", layout_tag=3");
-        return "# " + name + ": tilelang-ascend has no zZ builder; T.Layout with layout_tag=3\n"
-               "# (AscendLayout.kzZ) is what its codegen reads as zZ.\n" + code;
+        return "# " + name +
+               ": tilelang-ascend has no zZ builder; T.Layout with layout_tag=3\n"
+               "# (AscendLayout.kzZ) is what its codegen reads as zZ.\n" +
+               code;
     }
     return "# L0C: tilelang-ascend has no L0C layout tag; a T.alloc_L0C buffer gets this order\n"
            "# from codegen (tla::MakeLayoutL0C). The untagged layout, for reference only:\n" +

@@ -44,8 +44,10 @@ std::vector<std::pair<std::string, std::string>> copyPaths(const std::string& sc
             const char ch = script[k];
             if (ch == '(' || ch == '[') ++depth;
             if (ch == ')' || ch == ']') --depth;
-            if (depth == 0 && ch == ',') args.emplace_back();
-            else if (depth >= 0) args.back() += ch;
+            if (depth == 0 && ch == ',')
+                args.emplace_back();
+            else if (depth >= 0)
+                args.back() += ch;
         }
         EXPECT_GE(args.size(), 2u);
         if (args.size() < 2) continue;
@@ -178,9 +180,8 @@ TEST(AscendKernel, BishengirAcceptsTheNpuirRouteUpToCann) {
             for (bool illegal : {false, true}) {
                 const std::string f = dir + "/k.mlir";
                 std::ofstream(f) << ts::ascendNpuirMlir({r, c, dt}, illegal);
-                auto p = ts::runProcess(ts::bishengirCompileArgs(TILESCOPE_BISHENGIR, f,
-                                                                 dir + "/out"),
-                                        {}, 120);
+                auto p = ts::runProcess(
+                    ts::bishengirCompileArgs(TILESCOPE_BISHENGIR, f, dir + "/out"), {}, 120);
                 ++runs;
                 ASSERT_TRUE(p.started) << p.error;
                 ASSERT_FALSE(p.timed_out);

@@ -54,7 +54,8 @@ TEST(FractalNames, CopyAsTileLangAscend) {
     // The tagged layout is the zZ formula: strip the tag and it parses to the same table.
     std::string body = zz.substr(zz.find("T.Layout("));
     body.erase(body.find(", layout_tag=3"), 14);
-    while (!body.empty() && (body.back() == '\n' || body.back() == ' ')) body.pop_back();
+    while (!body.empty() && (body.back() == '\n' || body.back() == ' '))
+        body.pop_back();
     EXPECT_EQ(std::get<Layout>(parseMapping(body)).evaluate().out,
               std::get<Layout>(parseMapping("make_zz_layout((32, 64), \"int8\")")).evaluate().out)
         << body;

@@ -12,8 +12,27 @@
 // The headers name AscendC::TPosition in catlass/arch/arch.hpp even on the host (only as
 // template arguments of position tags this program never uses): an enum is enough.
 namespace AscendC {
-enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM, SPM,
-                       SHM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX };
+enum class TPosition {
+    GM,
+    A1,
+    A2,
+    B1,
+    B2,
+    C1,
+    C2,
+    CO1,
+    CO2,
+    VECIN,
+    VECOUT,
+    VECCALC,
+    LCM,
+    SPM,
+    SHM,
+    TSCM,
+    C2PIPE2GM,
+    C2PIPE2LOCAL,
+    MAX
+};
 }
 
 #include "catlass/layout/matrix.hpp"
@@ -24,9 +43,7 @@ enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECC
 struct Int4Host {
     std::uint8_t v;
 };
-template <> struct Catlass::SizeOfBits<Int4Host> {
-    static constexpr std::size_t value = 4;
-};
+template <> struct Catlass::SizeOfBits<Int4Host> { static constexpr std::size_t value = 4; };
 
 namespace {
 
@@ -49,12 +66,12 @@ void emit(const char* fam, const char* dtype, long R, long C, const Layout& lay,
         for (long c = 0; c < C; ++c) {
             const long b = long(tl(tla::MakeCoord(r, c)));
             const long a = long(lay.GetOffset(Catlass::MatrixCoord(r, c)));
-            const long want = base_only_c0
-                                  ? long(tl(tla::MakeCoord(r - r % 16, c - c % base_only_c0)))
-                                  : b;
+            const long want =
+                base_only_c0 ? long(tl(tla::MakeCoord(r - r % 16, c - c % base_only_c0))) : b;
             if (a != want) {
-                std::fprintf(stderr, "%s %s %ldx%ld: layout:: says %ld, tla says %ld at (%ld, %ld)\n",
-                             fam, dtype, R, C, a, want, r, c);
+                std::fprintf(stderr,
+                             "%s %s %ldx%ld: layout:: says %ld, tla says %ld at (%ld, %ld)\n", fam,
+                             dtype, R, C, a, want, r, c);
                 std::exit(1);
             }
             std::printf("%s{\"in\":[%ld,%ld],\"out\":[%ld]}", (r || c) ? "," : "", r, c, b);
@@ -64,14 +81,11 @@ void emit(const char* fam, const char* dtype, long R, long C, const Layout& lay,
 
 template <class T> void fractals(const char* dtype, long R, long C) {
     using namespace Catlass::layout;
-    emit("zN", dtype, R, C, zN::MakeLayout<T>(R, C), tla::MakeLayout<T, zN>(R, C),
-         "make_zn_layout",
+    emit("zN", dtype, R, C, zN::MakeLayout<T>(R, C), tla::MakeLayout<T, zN>(R, C), "make_zn_layout",
          "catlass layout/matrix.hpp zN::MakeLayout + tla/layout.hpp MakeLayout<T, zN>");
-    emit("nZ", dtype, R, C, nZ::MakeLayout<T>(R, C), tla::MakeLayout<T, nZ>(R, C),
-         "make_nz_layout",
+    emit("nZ", dtype, R, C, nZ::MakeLayout<T>(R, C), tla::MakeLayout<T, nZ>(R, C), "make_nz_layout",
          "catlass layout/matrix.hpp nZ::MakeLayout + tla/layout.hpp MakeLayout<T, nZ>");
-    emit("zZ", dtype, R, C, zZ::MakeLayout<T>(R, C), tla::MakeLayout<T, zZ>(R, C),
-         "make_zz_layout",
+    emit("zZ", dtype, R, C, zZ::MakeLayout<T>(R, C), tla::MakeLayout<T, zZ>(R, C), "make_zz_layout",
          "tla/layout.hpp MakeLayout<T, zZ>; fractal starts equal catlass layout/matrix.hpp "
          "zZ::MakeLayout GetOffset",
          long(256 / Catlass::SizeOfBits<T>::value));
@@ -80,7 +94,7 @@ template <class T> void fractals(const char* dtype, long R, long C) {
 } // namespace
 
 int main() {
-    const long shapes[][2] = {{16, 16}, {32, 32}, {20, 24}, {48, 32}, {16, 64},
+    const long shapes[][2] = {{16, 16}, {32, 32}, {20, 24},  {48, 32}, {16, 64},
                               {1, 1},   {17, 33}, {100, 60}, {33, 7}};
     std::printf("[\n");
     for (const auto& s : shapes) {
@@ -89,7 +103,8 @@ int main() {
         fractals<std::int8_t>("int8", s[0], s[1]);
         if (s[1] % 2 == 0) fractals<Int4Host>("int4", s[0], s[1]);
     }
-    for (const auto& s : {std::pair{20L, 24L}, {64L, 128L}}) fractals<std::int16_t>("bfloat16", s.first, s.second);
+    for (const auto& s : {std::pair{20L, 24L}, {64L, 128L}})
+        fractals<std::int16_t>("bfloat16", s.first, s.second);
     for (const auto& s : shapes) {
         using namespace Catlass::layout;
         // L0C: 16 x 16 fractals for every accumulator type; layout::L0C, zN::MakeLayoutInL0C
@@ -100,7 +115,8 @@ int main() {
             for (long c = 0; c < s[1]; ++c)
                 if (l0c.GetOffset(Catlass::MatrixCoord(r, c)) !=
                     inL0C.GetOffset(Catlass::MatrixCoord(r, c))) {
-                    std::fprintf(stderr, "L0C and zN::MakeLayoutInL0C disagree at (%ld, %ld)\n", r, c);
+                    std::fprintf(stderr, "L0C and zN::MakeLayoutInL0C disagree at (%ld, %ld)\n", r,
+                                 c);
                     return 1;
                 }
         emit("L0C", "float32", s[0], s[1], l0c, tla::MakeLayoutL0C(s[0], s[1]), "make_l0c_layout",

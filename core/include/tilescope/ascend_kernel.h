@@ -32,7 +32,7 @@ AscendBackend parseAscendBackend(const std::string& s);
 
 struct AscendKernelOptions {
     std::int64_t rows = 100, cols = 60; // ND shape (any size: the tail is zero-padded)
-    std::string dtype = "float16";      // float16/bfloat16 (C0 16), float32 (8), int8 (32), int4 (64)
+    std::string dtype = "float16"; // float16/bfloat16 (C0 16), float32 (8), int8 (32), int4 (64)
     AscendBackend backend = AscendBackend::AscendcPto;
 };
 
@@ -78,8 +78,7 @@ std::string ascendNpuirMlir(const AscendKernelOptions& opt, bool with_l1_to_gm_s
 // The options tilelang-ascend's npuir JIT passes to bishengir-compile (expert mode, the
 // default; tilelang/jit/jit_npu.py on the npuir branch), then the file and `-o out`.
 std::vector<std::string> bishengirCompileArgs(const std::string& compiler,
-                                              const std::string& mlir_file,
-                                              const std::string& out);
+                                              const std::string& mlir_file, const std::string& out);
 
 struct CannInstallation {
     bool complete = false;      // toolkit + compiler + msprof + npu-smi
