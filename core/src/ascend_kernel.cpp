@@ -66,7 +66,7 @@ void scriptHeader(std::ostringstream& o, const AscendKernelOptions& opt,
          "    out[:ROWS, :COLS] = a\n"
          "    return out\n\n\n"
          "def identity():\n"
-         "    return torch.eye(K, N, dtype=torch.float32).to(TORCH_IN)\n\n\n"
+         "    return np.eye(K, N, dtype=np.int64)\n\n\n"
          "def to_device(a):\n"
          "    if DTYPE == 'int4':\n"
          "        # Two int4 values per byte, the even column in the low nibble.\n"
@@ -84,6 +84,7 @@ void scriptMain(std::ostringstream& o, const std::string& compile, const std::st
       << "    print('TILESCOPE_LOWERED %.3f' % (time.time() - t0), flush=True)\n"
          "    a = host_input()\n"
          "    dev_a = to_device(a)\n"
+         "    dev_i = to_device(identity())\n"
       << call << checks
       << "    print('TILESCOPE_ROUNDTRIP ' + ('pass' if ok else 'fail'), flush=True)\n"
          "    torch.npu.synchronize()\n"
@@ -136,7 +137,7 @@ std::string releasedScript(const AscendKernelOptions& opt, const AscendRoundTrip
          "                T.barrier_all()\n"
          "                T.copy(C_L0, C)\n\n"
          "    return nd2nz_roundtrip\n\n\n";
-    scriptMain(o, "    kernel = build()\n", "    c = kernel(dev_a, identity().npu())\n",
+    scriptMain(o, "    kernel = build()\n", "    c = kernel(dev_a, dev_i)\n",
                "    got = c.cpu().to(torch.float64).numpy().astype(np.int64)\n"
                "    ok = np.array_equal(got, expected_nd(a))\n");
     return o.str();
@@ -178,7 +179,7 @@ std::string npuirScript(const AscendKernelOptions& opt, const AscendRoundTripTil
          "    r = np.arange(M)[:, None]\n"
          "    c = np.arange(N)[None, :]\n"
          "    return (c // 16) * M * 16 + (r // 16) * 256 + (r % 16) * 16 + c % 16\n\n\n";
-    scriptMain(o, "    kernel = build()\n", "    kernel(dev_pad, identity().npu(), c, c_nz)\n",
+    scriptMain(o, "    kernel = build()\n", "    kernel(dev_pad, dev_i, c, c_nz)\n",
                "    exp = expected_nd(a)\n"
                "    ok = np.array_equal(c.cpu().to(torch.float64).numpy().astype(np.int64), exp)\n"
                "    flat = c_nz.cpu().to(torch.float64).numpy().astype(np.int64).reshape(-1)\n"
