@@ -412,6 +412,13 @@ def conditional_cases():
              "T.if_then_else(j < 8, j, 15 - j)))"),
         same("cond_fragment_1tuple_shape_32",
              "T.Fragment((32,), forward_thread_fn=lambda i: i // 2, forward_index_fn=lambda i: T.Select(i % 2 == 1, 1, 0))"),
+        # thread map only: TileLang infers the index over a conditional thread map
+        same("cond_infer_if_then_else_8x8",
+             "T.Fragment([8, 8], forward_thread_fn=lambda i, j: T.if_then_else(i < 4, i * 8 + j, (7 - i) * 8 + j))"),
+        same("cond_infer_select_16x16",
+             "T.Fragment([16, 16], forward_thread_fn=lambda i, j: T.if_then_else(j // 8 == 0, i, j % 8 * 2 + i // 8))"),
+        same("cond_infer_compare_arith_8x8",
+             "T.Fragment([8, 8], forward_thread_fn=lambda i, j: (i < 4) * 32 + i % 4 * 8 + j)"),
         # refused by TileLang
         same("reject_python_if_on_expr", "T.Layout([8], lambda i: i if i < 4 else 7 - i)", expect_error=True),
         same("reject_python_and_on_expr", "T.Layout([8], lambda i: i < 4 and i > 1)", expect_error=True),
