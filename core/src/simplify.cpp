@@ -129,7 +129,6 @@ private:
         return std::nullopt;
     }
 
-
     bool within(const Expr& e, std::int64_t lo, std::int64_t hiExclusive) {
         auto r = range(e);
         return r && r->lo >= lo && r->hi < hiExclusive;
