@@ -42,9 +42,16 @@ for p in glob.glob(f"{mal}/dump/*"):
     seeds["dump"].append(b"\x01\x02" + rd(p))
 for p in glob.glob(f"{mal}/banks/*"):
     seeds["banks"].append(b"\x00\x07" + rd(p))
+# Conditionals as TVM prints them and as users write them (the goldens add TileLang's own).
+for e in ["T.if_then_else(_i < 4 and 1 < _i, _i, 7 - _i)", "T.Cast(\"int32\", _i < 4 < (_j < 2)) * 3",
+          "T.Select(not _i < 4 or _j == 2, T.likely(_i >= 1), _j != 0) * _rep",
+          "T.if_then_else(T.And(T.bool(True), _i <= 3), T.abs(_i - _j), T.int64(2))",
+          "(i < 4) * (j < 4) * 64 + i if 1 else t"]:
+    seeds["expr"].append(e.encode())
 for a in ["ldmatrix:x4", "ldmatrix:x4.trans@0,16", "stmatrix:x2@8,8", "ldmatrix:x1",
           "lanes:lambda t: (t, 0)", "lanes:lambda t: (0, t)", "lanes:lambda t, k: (t % 8, k * 8)",
-          "lanes:lambda t: (t // 4, t % 4 * 2)",
+          "lanes:lambda t: (t // 4, t % 4 * 2)", "lanes:lambda t: (t * 3,)",
+          "lanes:lambda t: (t % 16, T.if_then_else(t < 16, 0, 32))",
           "fragment:T.Fragment([32, 32], forward_thread_fn=lambda i, j: i, forward_index_fn=lambda i, j: j)",
           "fragment:make_gemm_c_fragment((32, 32), 32)"]:
     for b0 in (0, 1, 5, 9):

@@ -268,7 +268,7 @@ def make_case(name, spec, python, source=None, citation=None, note=None):
     case["tilelang_output_shape"] = [int(x) for x in layout.get_output_shape()]
     if isinstance(layout, T.Fragment):
         # TileLang bounds the thread extent by interval analysis, which gives up on bitwise
-        # operators ("pos_inf"); keep its text then.
+        # operators and T.if_then_else ("pos_inf"); keep its text then.
         size = layout.get_thread_size()
         case["tilelang_thread_extent"] = int(size) if isinstance(size, (int, tvm.tirx.IntImm)) else str(size)
         case["tilelang_forward_thread"] = str(layout.forward_thread)
@@ -290,7 +290,7 @@ def make_case(name, spec, python, source=None, citation=None, note=None):
 # ----------------------------------------------------------------------------------------------
 
 def same(name, text, **kw):
-    return dict(name=name, spec=text, python=text, **kw)
+    return dict(name=name, spec=text, python=text, **kw)  # kw: note, citation, expect_error
 
 
 def builtin(name, spec, python, **kw):
@@ -369,7 +369,72 @@ def handwritten_cases():
         same("fragment_condense_rep_var",
              "T.Fragment([8], forward_thread_fn=lambda i, rep: rep % 4 * 8 + i, replicate=8).condense_rep_var()"),
     ]
-    return c
+    return c + conditional_cases()
+
+
+def conditional_cases():
+    """Comparisons, T.if_then_else / T.Select, T.And / T.Or / T.Not, casts of truth values and
+    1-tuples. TileLang's repr of each is its printed form (`_i < 4 and 1 < _i`, `T.Cast("int32",
+    ...)`, `T.Select(4 <= _i, ...)`), which the dump reader must read back to the same table.
+    The expect_error cases are what TileLang refuses; Tilescope must refuse them too."""
+    return [
+        same("cond_ite_fold_8", "T.Layout([8], lambda i: T.if_then_else(i < 4, i, 7 - i))"),
+        same("cond_select_serpentine_16x16",
+             "T.Layout([16, 16], lambda i, j: (i, T.Select(i % 2 == 0, j, 15 - j)))"),
+        same("cond_and_or_not_8x8",
+             "T.Layout([8, 8], lambda i, j: (T.if_then_else(T.And(i < 4, j >= 2), i + 4, i), "
+             "T.if_then_else(T.Or(T.Not(j < 6), i == 3), 7 - j, j)))"),
+        same("cond_compare_arith_8x8",
+             "T.Layout([8, 8], lambda i, j: (i < 4) * 32 + (j >= 4) * 16 + i % 4 * 4 + j % 4)"),
+        same("cond_bool_product_8x8", "T.Layout([8, 8], lambda i, j: (i < 4) * (j < 4) * 64 + i * 8 + j)"),
+        same("cond_compare_of_compares_8",
+             "T.Layout([8], lambda i: ((i < 4) == (i % 2 == 0)) * 1 + i * 2)"),
+        same("cond_abs_16", "T.Layout([16], lambda i: T.abs(i - 8))"),
+        same("cond_likely_8", "T.Layout([8], lambda i: T.if_then_else(T.likely(i < 2), i, 9 - i))"),
+        same("cond_nested_8",
+             "T.Layout([8], lambda i: T.if_then_else(i < 4, T.Select(i < 2, 0, 1), T.if_then_else(i == 7, 7, 3)))"),
+        same("cond_int64_branch_8", "T.Layout([8], lambda i: T.if_then_else(i < 4, i, T.int64(3)))"),
+        same("cond_mixed_branch_types_8", "T.Layout([8], lambda i: T.if_then_else(i < 4, i < 2, 5))"),
+        same("cond_cast_output_8", 'T.Layout([8], lambda i: (T.Cast("int32", i < 4), i))'),
+        same("cond_dead_branch_divides_by_zero_8",
+             "T.Layout([8], lambda i: T.if_then_else(i < 8, i, i // (i - 7)))"),
+        same("cond_python_if_on_constants_8x8", "T.Layout([8, 8], lambda i, j: (i, j) if 8 > 4 else (j, i))"),
+        same("cond_python_and_on_constants_8", "T.Layout([8], lambda i: (1 and i) + (0 or 2))"),
+        same("cond_1tuple_shape_and_output_8", "T.Layout((8,), lambda i: (i * 3,))"),
+        same("cond_fragment_8x8",
+             "T.Fragment([8, 8], forward_thread_fn=lambda i, j: T.if_then_else(i < 4, i * 8 + j, (7 - i) * 8 + j), "
+             "forward_index_fn=lambda i, j: T.Select(i < 4, 0, 1))"),
+        same("cond_fragment_rep_16x8_r2",
+             "T.Fragment([16, 8], forward_thread_fn=lambda i, j, rep: T.if_then_else(j < 4, i * 4 + j, i * 4 + 7 - j) "
+             "+ rep * 64, forward_index_fn=lambda i, j: (j >= 4) * 1, replicate=2)"),
+        same("cond_fragment_forward_fn_16x16",
+             "T.Fragment([16, 16], forward_fn=lambda i, j: (T.Select(j < 8, i * 2, i * 2 + 1), "
+             "T.if_then_else(j < 8, j, 15 - j)))"),
+        same("cond_fragment_1tuple_shape_32",
+             "T.Fragment((32,), forward_thread_fn=lambda i: i // 2, forward_index_fn=lambda i: T.Select(i % 2 == 1, 1, 0))"),
+        # thread map only: TileLang infers the index over a conditional thread map
+        same("cond_infer_if_then_else_8x8",
+             "T.Fragment([8, 8], forward_thread_fn=lambda i, j: T.if_then_else(i < 4, i * 8 + j, (7 - i) * 8 + j))"),
+        same("cond_infer_select_16x16",
+             "T.Fragment([16, 16], forward_thread_fn=lambda i, j: T.if_then_else(j // 8 == 0, i, j % 8 * 2 + i // 8))"),
+        same("cond_infer_compare_arith_8x8",
+             "T.Fragment([8, 8], forward_thread_fn=lambda i, j: (i < 4) * 32 + i % 4 * 8 + j)"),
+        # refused by TileLang
+        same("reject_python_if_on_expr", "T.Layout([8], lambda i: i if i < 4 else 7 - i)", expect_error=True),
+        same("reject_python_and_on_expr", "T.Layout([8], lambda i: i < 4 and i > 1)", expect_error=True),
+        same("reject_python_not_on_expr", "T.Layout([8], lambda i: (not (i < 4)) * 1)", expect_error=True),
+        same("reject_chained_compare_on_expr", "T.Layout([8], lambda i: (1 < i < 4) * 1)", expect_error=True),
+        same("reject_bool_output", "T.Layout([8], lambda i: i < 4)", expect_error=True),
+        same("reject_bool_plus_bool", "T.Layout([8], lambda i: (i < 4) + (i < 2))", expect_error=True),
+        same("reject_bool_negation", "T.Layout([8], lambda i: -(i < 4) + 1)", expect_error=True),
+        same("reject_int_condition", "T.Layout([8], lambda i: T.if_then_else(i, 1, 0))", expect_error=True),
+        same("reject_select_mixed_types", "T.Layout([8], lambda i: T.Select(i < 4, i < 2, 5))", expect_error=True),
+        same("reject_and_of_ints", "T.Layout([8], lambda i: T.if_then_else(T.And(i, 1), i, 0))", expect_error=True),
+        same("reject_select_untaken_branch_divides_by_zero",
+             "T.Layout([8], lambda i: T.Select(i != 7, 7 // (i - 7), 0))", expect_error=True),
+        same("reject_if_then_else_untaken_branch_divides_by_zero",
+             "T.Layout([8], lambda i: T.if_then_else(i != 7, 7 // (i - 7), 0))", expect_error=True),
+    ]
 
 
 def swizzle_cases():
@@ -660,12 +725,22 @@ def main(argv=None):
         skipped = []
         t0 = time.time()
         for spec in fn():
+            expect_error = spec.pop("expect_error", False)
             try:
-                cases.append(make_case(**spec))
+                case = make_case(**spec)
             except Exception as e:  # record, do not hide
                 msg = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
-                skipped.append({"name": spec["name"], "spec": spec["spec"], "python": spec["python"], "error": msg})
-                failures.append((fam, spec["name"], msg))
+                entry = {"name": spec["name"], "spec": spec["spec"], "python": spec["python"], "error": msg}
+                if expect_error:
+                    entry["expected"] = True  # TileLang refuses it, on purpose: Tilescope must too
+                else:
+                    failures.append((fam, spec["name"], msg))
+                skipped.append(entry)
+                continue
+            if expect_error:
+                failures.append((fam, spec["name"], "expected TileLang to refuse it, but it did not"))
+                continue
+            cases.append(case)
         header = {
             "tilelang_version": TL_VERSION,
             "command": command,

@@ -255,7 +255,8 @@ void MappingEditor::updateKind() {
                                     : QStringLiteral("j, i   (one expression per output)"));
     fieldsNote_->setText(
         QStringLiteral("Variables: i, j, k… per dimension%1. Operators: + - * // % ^ & | << >>, "
-                       "min, max.")
+                       "min, max, comparisons (< <= == != >= >), T.if_then_else(cond, a, b), "
+                       "T.And / T.Or / T.Not.")
             .arg(frag ? QStringLiteral(", rep for the replica (thread map)") : QString()));
 }
 

@@ -300,37 +300,23 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
         throw InputError(
             "a lane map is `lambda t: (row, col)` or `lambda t, k: (row, col)`, got '" + text +
             "'");
-    const std::size_t colon = text.find(':');
-    if (colon == std::string::npos) throw InputError("lane map: missing ':' after the parameters");
-    std::vector<std::string> params = splitTopLevel(text.substr(6, colon - 6));
-    if (params.empty() || params.size() > 2 || params[0].empty())
+    // Read as Python reads it: `(t * 3,)` is a 1-tuple, `(t, 0)` a pair, `t if t < 16 else 0`
+    // a conditional (on plain values only, as in Python).
+    LambdaExprs lam;
+    try {
+        lam = parseLambda(text);
+    } catch (const ParseError& e) {
+        throw ParseError("lane map: " + e.message(), e.source(), e.column());
+    }
+    const std::vector<std::string>& params = lam.params;
+    if (params.empty() || params.size() > 2)
         throw InputError("lane map takes 1 parameter (t) or 2 (t, k), got " +
-                         std::to_string(params.size()) + " in '" + text.substr(0, colon) + "'");
-    std::string body = trim(text.substr(colon + 1));
-    int open = 0;
-    for (char ch : body) {
-        open += ch == '(' ? 1 : ch == ')' ? -1 : 0;
-        if (open < 0) throw InputError("lane map: unbalanced ')' in '" + body + "'");
-    }
-    if (open > 0) throw InputError("lane map: unbalanced '(': missing ')' in '" + body + "'");
-    if (body.size() >= 2 && body.front() == '(' && body.back() == ')') {
-        // Strip the outer parentheses only when they enclose the whole body.
-        int depth = 0;
-        bool whole = true;
-        for (std::size_t k = 0; k < body.size(); ++k) {
-            depth += body[k] == '(' ? 1 : body[k] == ')' ? -1 : 0;
-            if (depth == 0 && k + 1 < body.size()) whole = false;
-        }
-        if (whole) body = body.substr(1, body.size() - 2);
-    }
-    std::vector<std::string> parts = splitTopLevel(body);
-    if (parts.size() != tile.shape().size())
-        throw InputError("lane map returns " + std::to_string(parts.size()) +
+                         std::to_string(params.size()) + " in '" + text + "'");
+    const std::vector<Expr>& exprs = lam.outputs;
+    if (exprs.size() != tile.shape().size())
+        throw InputError("lane map returns " + std::to_string(exprs.size()) +
                          " coordinate(s) but the layout has rank " +
                          std::to_string(tile.shape().size()) + " " + formatShape(tile.shape()));
-    std::vector<Expr> exprs;
-    for (const std::string& p : parts)
-        exprs.push_back(parseExpr(p, params));
     const bool seq = params.size() == 2;
     const int bytes = tile.elementBytes();
     const int v = opt.vector > 0 ? opt.vector : 1;

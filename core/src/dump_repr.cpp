@@ -293,17 +293,24 @@ Mapping parseRepr(std::string_view text, std::string* note) {
     if (const Field* f = find({"replicate", "replicate_size"}))
         replicate = integer(f->value, whole);
     std::optional<std::int64_t> printedThreads;
+    bool unboundedThreads = false;
     if (const Field* f = find({"thread"})) {
         // `thread:` is the extent in DebugOutput; a few sources print the thread map there
-        // (`Fragment((2,) -> (2,), replicate: 256, thread: _rep, index: (_i,))`).
-        Expr e = expr(f->value, placeholders(input.size(), true), whole);
-        std::int64_t v = 0;
-        if (isConst(e, &v)) printedThreads = v;
+        // (`Fragment((2,) -> (2,), replicate: 256, thread: _rep, index: (_i,))`). TVM prints
+        // `pos_inf` when its interval bound of the thread map has no upper end (it does for
+        // T.if_then_else): then only the cells give the extent.
+        if (trim(f->value).text == "pos_inf") {
+            unboundedThreads = true;
+        } else {
+            Expr e = expr(f->value, placeholders(input.size(), true), whole);
+            std::int64_t v = 0;
+            if (isConst(e, &v)) printedThreads = v;
+        }
     }
     const Field* tf = find({"forward_thread"});
     if (!tf) {
         const Field* f = find({"thread"});
-        if (f && !printedThreads) tf = f;
+        if (f && !printedThreads && !unboundedThreads) tf = f;
     }
     if (!tf) fail("missing 'forward_thread'", whole, close);
     Expr thread = expr(tf->value, placeholders(input.size(), true), whole);
@@ -334,6 +341,10 @@ Mapping parseRepr(std::string_view text, std::string* note) {
     }
     Mapping m = frag;
     noteExtents(m, printedOut, printedThreads, note);
+    if (note && unboundedThreads)
+        *note += "TileLang printed thread extent pos_inf (its bound of the thread map has no "
+                 "upper end), the cells give " +
+                 std::to_string(frag.evaluate().threadExtent) + "; ";
     return m;
 }
 

@@ -1,5 +1,6 @@
 #include "tilescope/expr_eval.h"
 
+#include "expr_apply.h"
 #include "simd_clones.h"
 
 #include "tilescope/errors.h"
@@ -10,14 +11,12 @@
 
 namespace ts {
 
-std::int64_t applyBinary(Op op, std::int64_t x, std::int64_t y); // expr.cpp
-
 namespace {
 
 struct Key {
     Op op;
     bool imm;
-    int a, b;
+    int a, b, c;
     std::int64_t v;
     auto operator<=>(const Key&) const = default;
 };
@@ -26,7 +25,7 @@ struct Compiler {
     std::map<std::string, int> varReg;
     std::map<Key, int> cse;
     int next = 0;
-    std::vector<std::tuple<Op, bool, int, int, int, std::int64_t>> code;
+    std::vector<std::tuple<Op, bool, int, int, int, int, std::int64_t>> code;
 
     // Returns a register, or sets isC/value when the subtree is a constant.
     int emit(const Expr& e, bool& isC, std::int64_t& value) {
@@ -41,19 +40,42 @@ struct Compiler {
             if (it == varReg.end()) throw InputError("unknown variable '" + e->name + "'");
             return it->second;
         }
-        case Op::Neg: {
+        default:
+            break;
+        }
+        switch (arity(e->op)) {
+        case 1: {
             bool c;
             std::int64_t v;
             int ra = emit(e->a, c, v);
             if (c) {
                 isC = true;
-                value = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v));
+                value = applyUnary(e->op, v);
                 return -1;
             }
-            return intern(Op::Neg, false, ra, -1, 0);
+            if (e->op == Op::Cast) return ra; // the same value, only TVM's type differs
+            return intern(e->op, false, ra, -1, 0);
         }
-        default:
+        case 2:
             break;
+        default: {
+            // Every operand is emitted, so a failing branch fails even where it is not taken
+            // (Op::Select); a constant condition then just picks the other register.
+            bool cc, ct, cf;
+            std::int64_t vc = 0, vt = 0, vf = 0;
+            int rc = emit(e->a, cc, vc);
+            int rt = emit(e->b, ct, vt);
+            int rf = emit(e->c, cf, vf);
+            if (cc) {
+                const bool t = vc != 0;
+                isC = t ? ct : cf;
+                value = t ? vt : vf;
+                return t ? rt : rf;
+            }
+            if (ct) rt = intern(Op::Const, true, -1, -1, vt);
+            if (cf) rf = intern(Op::Const, true, -1, -1, vf);
+            return intern(e->op, false, rc, rt, 0, rf);
+        }
         }
         bool ca, cb;
         std::int64_t va = 0, vb = 0;
@@ -68,7 +90,8 @@ struct Compiler {
         if (ca) {
             // Commutative ops take the constant as the immediate; others load it once.
             if (e->op == Op::Add || e->op == Op::Mul || e->op == Op::BitXor ||
-                e->op == Op::BitAnd || e->op == Op::BitOr || e->op == Op::Min || e->op == Op::Max)
+                e->op == Op::BitAnd || e->op == Op::BitOr || e->op == Op::Min || e->op == Op::Max ||
+                e->op == Op::Eq || e->op == Op::Ne || e->op == Op::And || e->op == Op::Or)
                 return intern(e->op, true, rb, -1, va);
             int rc = intern(Op::Const, true, -1, -1, va);
             return intern(e->op, false, rc, rb, 0);
@@ -76,12 +99,12 @@ struct Compiler {
         return intern(e->op, false, ra, rb, 0);
     }
 
-    int intern(Op op, bool imm, int a, int b, std::int64_t v) {
-        Key k{op, imm, a, b, v};
+    int intern(Op op, bool imm, int a, int b, std::int64_t v, int c = -1) {
+        Key k{op, imm, a, b, c, v};
         auto it = cse.find(k);
         if (it != cse.end()) return it->second;
         int dst = next++;
-        code.emplace_back(op, imm, dst, a, b, v);
+        code.emplace_back(op, imm, dst, a, b, c, v);
         cse.emplace(k, dst);
         return dst;
     }
@@ -92,7 +115,10 @@ struct Range {
     __int128 lo, hi;
 };
 
-Range rangeOf(Op op, Range a, Range b, bool imm, std::int64_t k) {
+// One of three interval analyses, each for its own question: this one (saturating __int128)
+// decides the 32-bit path; simplify.cpp's `range` (int64, gives up beyond 2^40) proves rewrites;
+// layout_eval.cpp's tabulated bounds are exact extremes of evaluated tables.
+Range rangeOf(Op op, Range a, Range b, Range c, bool imm, std::int64_t k) {
     if (imm) b = {k, k};
     auto nonneg = [](Range r) { return r.lo >= 0; };
     auto pow2Above = [](__int128 v) {
@@ -147,9 +173,25 @@ Range rangeOf(Op op, Range a, Range b, bool imm, std::int64_t k) {
         return {-a.hi, -a.lo};
     case Op::Const:
         return {k, k};
-    default:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+    case Op::Eq:
+    case Op::Ne:
+    case Op::And:
+    case Op::Or:
+    case Op::Not:
+        return {0, 1};
+    case Op::Cast:
+        return a;
+    case Op::Select:
+    case Op::IfThenElse:
+        return {std::min(b.lo, c.lo), std::max(b.hi, c.hi)};
+    case Op::Var:
         return wide;
     }
+    return wide;
 }
 
 template <class T, class F>
@@ -191,8 +233,8 @@ Program::Program(const std::vector<Expr>& outputs, const std::vector<std::string
             outputs_.push_back(r);
         }
     }
-    for (auto& [op, imm, dst, a, b, v] : c.code)
-        code_.push_back(Instr{op, imm, dst, a, b, v});
+    for (auto& [op, imm, dst, a, b, c3, v] : c.code)
+        code_.push_back(Instr{op, imm, dst, a, b, c3, v});
     regCount_ = c.next;
 
     if (extents.size() == vars.size()) {
@@ -208,7 +250,8 @@ Program::Program(const std::vector<Expr>& outputs, const std::vector<std::string
         for (const Instr& in : code_) {
             Range a = in.a >= 0 ? r[in.a] : Range{in.imm, in.imm};
             Range b = (!in.immediate && in.b >= 0) ? r[in.b] : Range{in.imm, in.imm};
-            r[in.dst] = rangeOf(in.op, a, b, in.immediate, in.imm);
+            Range c3 = in.c >= 0 ? r[in.c] : Range{0, 0};
+            r[in.dst] = rangeOf(in.op, a, b, c3, in.immediate, in.imm);
             if (in.op == Op::Shl || in.op == Op::Shr)
                 fits = fits && (in.immediate ? in.imm : b.hi) <= 30;
             fits = fits && r[in.dst].lo >= lo32 && r[in.dst].hi <= hi32 && in.imm >= lo32 &&
@@ -373,6 +416,45 @@ TS_INLINE bool Program::exec(std::span<const std::int64_t* const> inputs,
         case Op::Max:
             loop(d, a, b, k, im, n, [](T x, T y) { return std::max(x, y); });
             break;
+        case Op::Lt:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x < y); });
+            break;
+        case Op::Le:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x <= y); });
+            break;
+        case Op::Gt:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x > y); });
+            break;
+        case Op::Ge:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x >= y); });
+            break;
+        case Op::Eq:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x == y); });
+            break;
+        case Op::Ne:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>(x != y); });
+            break;
+        case Op::And:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>((x != 0) & (y != 0)); });
+            break;
+        case Op::Or:
+            loop(d, a, b, k, im, n, [](T x, T y) { return static_cast<T>((x != 0) | (y != 0)); });
+            break;
+        case Op::Not:
+            for (std::size_t p = 0; p < n; ++p)
+                d[p] = static_cast<T>(a[p] == 0);
+            break;
+        case Op::Cast: // never emitted (the operand's register is used), kept for -Wswitch
+            std::copy(a, a + n, d);
+            break;
+        case Op::Select:
+        case Op::IfThenElse: {
+            const T* __restrict t = b;
+            const T* __restrict f = reg[in.c];
+            for (std::size_t p = 0; p < n; ++p)
+                d[p] = a[p] != 0 ? t[p] : f[p];
+            break;
+        }
         case Op::Var:
             break;
         }

@@ -2,9 +2,11 @@
 // integers and builds index expressions where lambda parameters are involved.
 #include "tilescope/mapping.h"
 
+#include "expr_apply.h"
 #include "pyparse.h"
 #include "tilescope/builtins.h"
 #include "tilescope/errors.h"
+#include "tilescope/simplify.h"
 
 #include <map>
 #include <variant>
@@ -59,6 +61,12 @@ const std::map<std::string, Op>& binaryOps() {
     return m;
 }
 
+const std::map<std::string, Op>& compareOps() {
+    static const std::map<std::string, Op> m{{"<", Op::Lt},  {"<=", Op::Le}, {">", Op::Gt},
+                                             {">=", Op::Ge}, {"==", Op::Eq}, {"!=", Op::Ne}};
+    return m;
+}
+
 // Functions TVM prints in dumps, and Python's min/max.
 const std::map<std::string, Op>& callOps() {
     static const std::map<std::string, Op> m{{"min", Op::Min},
@@ -75,14 +83,43 @@ const std::map<std::string, Op>& callOps() {
                                              {"T.bitwise_and", Op::BitAnd},
                                              {"T.bitwise_or", Op::BitOr},
                                              {"T.shift_left", Op::Shl},
-                                             {"T.shift_right", Op::Shr}};
+                                             {"T.shift_right", Op::Shr},
+                                             {"T.EQ", Op::Eq},
+                                             {"T.NE", Op::Ne},
+                                             {"T.LT", Op::Lt},
+                                             {"T.LE", Op::Le},
+                                             {"T.GT", Op::Gt},
+                                             {"T.GE", Op::Ge}};
     return m;
+}
+
+// T.* functions over truth values and conditionals (not plain two-operand operators).
+bool isConditionalFunction(const std::string& a) {
+    for (const char* f : {"if_then_else", "Select", "And", "Or", "Not", "likely", "bool", "abs"})
+        if (a == f) return true;
+    return false;
+}
+
+// A truth value as TVM types it: Python's True/False, or a comparison-like expression.
+bool isTruth(const Value& v) {
+    if (std::holds_alternative<bool>(v.v)) return true;
+    auto* e = std::get_if<Expr>(&v.v);
+    return e && isBoolean(*e);
+}
+bool isSymbolic(const Value& v) {
+    return std::holds_alternative<Expr>(v.v);
+}
+// Python ints and bools, as ints.
+bool plainInt(const Value& v, std::int64_t& out) {
+    if (auto* i = std::get_if<std::int64_t>(&v.v)) return out = *i, true;
+    if (auto* b = std::get_if<bool>(&v.v)) return out = *b, true;
+    return false;
 }
 
 class Interp {
 public:
-    Interp(std::string_view src, std::map<std::string, Expr> freeVars)
-        : src_(src), free_(std::move(freeVars)) {}
+    Interp(std::string_view src, std::map<std::string, Expr> freeVars, ExprDialect dialect)
+        : src_(src), free_(std::move(freeVars)), dialect_(dialect) {}
 
     Value eval(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         switch (n->kind) {
@@ -109,6 +146,17 @@ public:
             return {Lambda{n}};
         case NodeKind::Unary: {
             Value a = eval(n->items[0], scope);
+            if (n->text == "not") {
+                if (dialect_ == ExprDialect::Printed && isSymbolic(a))
+                    return logicalNot(a, n->items[0], "not");
+                return {!truthy(a, n->items[0], "`not`")};
+            }
+            if (n->text != "+" && isSymbolic(a) && isTruth(a))
+                fail("unary '" + n->text +
+                         "' of a truth value: TVM keeps the bool type and fails on it (\"-1 "
+                         "exceeds range of bool\"); make it an integer first with "
+                         "T.Cast(\"int32\", x)",
+                     n);
             if (auto* t = std::get_if<bool>(&a.v)) a.v = std::int64_t{*t};
             if (n->text == "+") return {asIntOrExpr(a, n->items[0])};
             if (auto* i = std::get_if<std::int64_t>(&a.v)) {
@@ -122,6 +170,16 @@ public:
         }
         case NodeKind::Binary:
             return binop(n, scope);
+        case NodeKind::Compare:
+            return compareChain(n, scope);
+        case NodeKind::BoolOp:
+            return boolOp(n, scope);
+        case NodeKind::IfExp: {
+            // TVMScript evaluates `x if c else y` as Python does, in both dialects.
+            Value c = eval(n->items[1], scope);
+            return eval(truthy(c, n->items[1], "`x if c else y`") ? n->items[0] : n->items[2],
+                        scope);
+        }
         case NodeKind::Keyword:
             fail("unexpected keyword argument", n);
         }
@@ -163,6 +221,202 @@ public:
     }
 
 private:
+    struct Args {
+        std::vector<std::pair<Value, NodePtr>> positional;
+        std::map<std::string, std::pair<Value, NodePtr>> keyword;
+    };
+
+    // Python's truth test, for `if`, `and`, `or`, `not` and comparison chains. A value that
+    // depends on the lambda's parameters has none: TVM raises for most, and for `==`/`!=` it
+    // answers by object identity, which no one means; either way Tilescope refuses.
+    bool truthy(const Value& v, const NodePtr& at, const std::string& what) const {
+        if (auto* b = std::get_if<bool>(&v.v)) return *b;
+        if (auto* i = std::get_if<std::int64_t>(&v.v)) return *i != 0;
+        if (std::holds_alternative<None>(v.v)) return false;
+        if (auto* s = std::get_if<std::string>(&v.v)) return !s->empty();
+        if (auto* l = std::get_if<List>(&v.v)) return !l->empty();
+        if (auto* e = std::get_if<Expr>(&v.v)) {
+            const std::string use =
+                " Write T.if_then_else(cond, a, b) (or T.Select) for a value that depends on a "
+                "condition, and T.And / T.Or / T.Not to combine conditions.";
+            if ((*e)->op == Op::Eq || (*e)->op == Op::Ne)
+                fail(what +
+                         " needs a plain truth value, but this comparison depends on the "
+                         "lambda's parameters. TileLang does not raise here: it decides "
+                         "`==`/`!=` between expressions by object identity, not by value, so "
+                         "the result would not mean what it says." +
+                         use,
+                     at);
+            fail(what +
+                     " needs a plain truth value, but this depends on the lambda's "
+                     "parameters; TileLang refuses it too (\"Cannot use and / or / not "
+                     "operator to Expr\")." +
+                     use,
+                 at);
+        }
+        return true;
+    }
+
+    Value compare(Op op, const Value& a, const Value& b, const NodePtr& at) const {
+        std::int64_t x, y;
+        if (plainInt(a, x) && plainInt(b, y)) return {applyBinary(op, x, y) != 0};
+        return {binary(op, toExpr(a, at), toExpr(b, at))};
+    }
+
+    // Python reads `a < b < c` as `a < b and b < c`; TVMScript folds it left, `(a < b) < c`,
+    // and that is how TVM prints a comparison of comparisons.
+    Value compareChain(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+        Value left = eval(n->items[0], scope);
+        for (std::size_t k = 0; k < n->ops.size(); ++k) {
+            Value right = eval(n->items[k + 1], scope);
+            Value r = compare(compareOps().at(n->ops[k]), left, right, n->items[k + 1]);
+            if (k + 1 == n->ops.size()) return r;
+            if (dialect_ == ExprDialect::Printed) {
+                left = r;
+                continue;
+            }
+            if (!truthy(r, n, "a chained comparison `a < b < c`")) return r;
+            left = right;
+        }
+        return left; // not reached: a Compare node has at least one operator
+    }
+
+    // Python: `and`/`or` give one of their operands, evaluated only as far as needed. TVMScript:
+    // tir.And / tir.Or of every operand, left to right.
+    Value boolOp(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+        const bool isAnd = n->text == "and";
+        Value v = eval(n->items[0], scope);
+        for (std::size_t k = 1; k < n->items.size(); ++k) {
+            if (dialect_ == ExprDialect::Printed) {
+                Value w = eval(n->items[k], scope);
+                if (isSymbolic(v) || isSymbolic(w)) {
+                    v = logical(isAnd ? Op::And : Op::Or, v, n->items[k - 1], w, n->items[k],
+                                n->text);
+                    continue;
+                }
+                if (truthy(v, n->items[k - 1], n->text) == isAnd) v = w;
+                continue;
+            }
+            if (truthy(v, n->items[k - 1], "`" + n->text + "`") != isAnd) return v;
+            v = eval(n->items[k], scope);
+        }
+        return v;
+    }
+
+    // tir.And / tir.Or: both operands must be truth values (TVM checks the bool type).
+    Value logical(Op op, const Value& a, const NodePtr& atA, const Value& b, const NodePtr& atB,
+                  const std::string& fn) const {
+        for (auto [v, at] : {std::pair{&a, &atA}, std::pair{&b, &atB}})
+            if (!isTruth(*v))
+                fail("'" + fn +
+                         "' needs truth values (comparisons such as `i < 4`, or True/False); "
+                         "TVM refuses an integer here",
+                     *at);
+        auto* x = std::get_if<bool>(&a.v);
+        auto* y = std::get_if<bool>(&b.v);
+        if (x && y) return {op == Op::And ? (*x && *y) : (*x || *y)};
+        // A known operand decides the result or drops out, as TVM's simplification does.
+        for (auto [known, other] : {std::pair{x, &b}, std::pair{y, &a}})
+            if (known) return *known == (op == Op::Or) ? Value{*known} : *other;
+        return {binary(op, toExpr(a, atA), toExpr(b, atB))};
+    }
+
+    Value logicalNot(const Value& a, const NodePtr& at, const std::string& fn) const {
+        if (!isTruth(a))
+            fail("'" + fn +
+                     "' needs a truth value (a comparison such as `i < 4`, or True/False); TVM "
+                     "refuses an integer here",
+                 at);
+        if (auto* b = std::get_if<bool>(&a.v)) return {!*b};
+        return {unary(Op::Not, toExpr(a, at))};
+    }
+
+    // T.bool(x) and T.Cast("bool", x): TVM accepts truth values and the constants 0 and 1 (any
+    // other integer "exceeds range of bool").
+    Value toBool(const Value& v, const NodePtr& at, const std::string& fn) const {
+        std::int64_t i;
+        if (isTruth(v)) return v;
+        if (plainInt(v, i) && (i == 0 || i == 1)) return {i == 1};
+        fail(fn + " of an integer that is not 0 or 1: TVM refuses it (\"exceeds range of "
+                  "bool\"); compare instead, e.g. `x != 0`",
+             at);
+    }
+
+    // T.Cast to an integer type, T.int32(x), ...: a truth value becomes 0/1, kept as a Cast so
+    // that it still prints as an integer.
+    Value toInteger(const Value& v, const NodePtr& at) const {
+        if (auto* b = std::get_if<bool>(&v.v)) return {std::int64_t{*b}};
+        if (isTruth(v)) return {unary(Op::Cast, std::get<Expr>(v.v))};
+        return asIntOrExpr(v, at);
+    }
+
+    Value conditionalCall(const std::string& fn, const Args& args, const NodePtr& n) {
+        if (!args.keyword.empty()) fail(fn + " takes no keyword arguments", n);
+        const auto& p = args.positional;
+        auto need = [&](std::size_t count) {
+            if (p.size() != count)
+                fail(fn + " takes " + std::to_string(count) + " argument" +
+                         (count == 1 ? "" : "s") + ", got " + std::to_string(p.size()),
+                     n);
+        };
+        if (fn == "T.if_then_else" || fn == "T.Select") {
+            need(3);
+            const Value& c = p[0].first;
+            if (!isTruth(c))
+                fail(fn + " needs a truth value as its condition (a comparison such as `i < 4`, "
+                          "or True/False); TVM refuses an integer there",
+                     p[0].second);
+            if (fn == "T.Select" && isTruth(p[1].first) != isTruth(p[2].first))
+                fail("T.Select needs both values of one type, but one is a truth value and the "
+                     "other an integer (TVM: \"mismatched types\"); T.if_then_else converts",
+                     p[2].second);
+            // A known condition picks its value (TVM folds it when it builds the layout).
+            if (auto* b = std::get_if<bool>(&c.v)) return p[*b ? 1 : 2].first;
+            return {ternary(fn == "T.Select" ? Op::Select : Op::IfThenElse, toExpr(c, p[0].second),
+                            toExpr(p[1].first, p[1].second), toExpr(p[2].first, p[2].second))};
+        }
+        if (fn == "T.And" || fn == "T.Or") {
+            need(2);
+            return logical(fn == "T.And" ? Op::And : Op::Or, p[0].first, p[0].second, p[1].first,
+                           p[1].second, fn);
+        }
+        if (fn == "T.Not") {
+            need(1);
+            return logicalNot(p[0].first, p[0].second, fn);
+        }
+        if (fn == "T.likely") { // a hint to the code generator; the value is its argument
+            need(1);
+            return p[0].first;
+        }
+        if (fn == "T.bool") {
+            need(1);
+            return toBool(p[0].first, p[0].second, fn);
+        }
+        // T.abs: TVM builds (and prints) T.Select(x >= 0, x, -x) for an integer.
+        need(1);
+        std::int64_t i;
+        if (plainInt(p[0].first, i))
+            return {i < 0 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(i)) : i};
+        if (isTruth(p[0].first)) return p[0].first;
+        Expr x = toExpr(p[0].first, p[0].second);
+        return {ternary(Op::Select, binary(Op::Ge, x, constant(0)), x, negate(x))};
+    }
+
+    // A lambda's result that becomes a layout output. TVM types a comparison as bool, and a
+    // bool output that can be 1 fails when TileLang computes the output shape.
+    Expr outputExpr(const Value& v, const NodePtr& at, const char* what, std::size_t k,
+                    std::size_t count, const std::map<std::string, std::int64_t>& extents) const {
+        if (!isTruth(v)) return toExpr(v, at);
+        Expr e = toExpr(v, at);
+        std::int64_t c;
+        if (isConst(simplify(e, extents), &c) && c == 0) return constant(0);
+        fail(std::string(what) + (count > 1 ? " output " + std::to_string(k + 1) : "") +
+                 " is a truth value (a comparison): TileLang refuses a bool layout output that "
+                 "can be 1 (\"2 exceeds range of bool\"); make it an integer with "
+                 "T.Cast(\"int32\", ...) or T.if_then_else(cond, 1, 0)",
+             at);
+    }
+
     Value name(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         if (auto it = scope.find(n->text); it != scope.end()) return {it->second};
         if (auto it = free_.find(n->text); it != free_.end()) return {it->second};
@@ -184,8 +438,9 @@ private:
             const std::string& a = n->text;
             if (a == "language" || a == "layout" || a == "tools") return obj; // tilelang.language.X
             if (a == "Layout" || a == "Fragment") return {Func{"T." + a}};
-            if (callOps().count("T." + a) || a == "Cast" || a == "int64" || a == "int32" ||
-                a == "int16" || a == "int8" || a == "uint32" || a == "uint64")
+            if (callOps().count("T." + a) || isConditionalFunction(a) || a == "Cast" ||
+                a == "int64" || a == "int32" || a == "int16" || a == "int8" || a == "uint32" ||
+                a == "uint64")
                 return {Func{"T." + a}};
             if (findBuiltin(a)) return {Func{a}};
             fail("unknown function 'T." + a + "'", n);
@@ -200,6 +455,7 @@ private:
         if (n->text == "/")
             fail("true division '/' is not an index operation; use '//' (floor division)", n);
         Op op = binaryOps().at(n->text);
+        checkNotBothTruth(op, a, b, n, "'" + n->text + "'");
         // Python's bool is an int: `16 - False` is the integer 16, folded like any other.
         for (Value* v : {&a, &b})
             if (auto* t = std::get_if<bool>(&v->v)) v->v = std::int64_t{*t};
@@ -227,10 +483,16 @@ private:
         return {binary(op, ea, eb)};
     }
 
-    struct Args {
-        std::vector<std::pair<Value, NodePtr>> positional;
-        std::map<std::string, std::pair<Value, NodePtr>> keyword;
-    };
+    // TVM keeps the bool type for an operator on two truth values and then fails on a value
+    // outside 0..1 (or cannot evaluate bitwise ones); a product stays within 0..1 and works.
+    void checkNotBothTruth(Op op, const Value& a, const Value& b, const NodePtr& at,
+                           const std::string& shown) const {
+        if (op == Op::Mul || op == Op::Min || op == Op::Max || isComparison(op)) return;
+        if (isTruth(a) && isTruth(b) && (isSymbolic(a) || isSymbolic(b)))
+            fail(shown + " of two truth values: TVM keeps the bool type and fails on it; make one "
+                         "side an integer first with T.Cast(\"int32\", x)",
+                 at);
+    }
 
     Value call(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         Value callee = eval(n->target, scope);
@@ -250,14 +512,20 @@ private:
         const std::string& fn = f->name;
         if (auto it = callOps().find(fn); it != callOps().end())
             return exprCall(fn, it->second, args, n);
+        if (fn.rfind("T.", 0) == 0 && isConditionalFunction(fn.substr(2)))
+            return conditionalCall(fn, args, n);
         if (fn == "T.Cast") {
             if (args.positional.size() != 2 || !args.keyword.empty())
                 fail("T.Cast takes (dtype, value)", n);
-            return asIntOrExpr(args.positional[1].first, args.positional[1].second);
+            auto* dtype = std::get_if<std::string>(&args.positional[0].first.v);
+            if (dtype && *dtype == "bool")
+                return toBool(args.positional[1].first, args.positional[1].second,
+                              "T.Cast(\"bool\", x)");
+            return toInteger(args.positional[1].first, args.positional[1].second);
         }
         if (fn.rfind("T.int", 0) == 0 || fn.rfind("T.uint", 0) == 0) {
             if (args.positional.size() != 1) fail(fn + " takes one value", n);
-            return asIntOrExpr(args.positional[0].first, args.positional[0].second);
+            return toInteger(args.positional[0].first, args.positional[0].second);
         }
         if (fn == "T.Layout") return makeLayout(args, n);
         if (fn == "T.Fragment") return makeFragment(args, n);
@@ -272,10 +540,17 @@ private:
             fail(fn + " takes 2 arguments, got " + std::to_string(args.positional.size()), n);
         Value acc = args.positional[0].first;
         for (std::size_t k = 1; k < args.positional.size(); ++k) {
-            auto* x = std::get_if<std::int64_t>(&acc.v);
-            auto* y = std::get_if<std::int64_t>(&args.positional[k].first.v);
-            if (x && y && (op == Op::Min || op == Op::Max)) {
-                acc = {op == Op::Min ? std::min(*x, *y) : std::max(*x, *y)};
+            checkNotBothTruth(op, acc, args.positional[k].first, n, fn);
+            std::int64_t x, y;
+            if (plainInt(acc, x) && plainInt(args.positional[k].first, y)) {
+                // Constants fold, as TVM folds them: `T.floordiv(7, 2)` is 3 (so that the
+                // printed form reads back to the same tree).
+                try {
+                    const std::int64_t r = applyBinary(op, x, y);
+                    acc = isComparison(op) ? Value{r != 0} : Value{r};
+                } catch (const EvalError& e) {
+                    fail(e.what(), args.positional[k].second);
+                }
                 continue;
             }
             Expr a = toExpr(acc, args.positional[0].second);
@@ -315,9 +590,32 @@ private:
         return out;
     }
 
+    static std::map<std::string, std::int64_t> extentsOf(const Shape& shape, std::int64_t rep) {
+        std::map<std::string, std::int64_t> ext;
+        for (std::size_t k = 0; k < shape.size(); ++k)
+            ext[placeholderName(k)] = shape[k];
+        ext[kRepVar] = rep;
+        return ext;
+    }
+
+    // The outputs of a lambda's result: one per element of a tuple or list (a 1-tuple `(x,)`
+    // gives one), or the single value.
+    std::vector<Expr> outputs(const Value& r, const NodePtr& at, const char* what,
+                              const std::map<std::string, std::int64_t>& extents) const {
+        std::vector<Expr> out;
+        if (auto* l = std::get_if<List>(&r.v)) {
+            for (std::size_t k = 0; k < l->size(); ++k)
+                out.push_back(outputExpr((*l)[k], at, what, k, l->size(), extents));
+        } else {
+            out.push_back(outputExpr(r, at, what, 0, 1, extents));
+        }
+        return out;
+    }
+
     // Applies a lambda to placeholder variables; returns its result as a list of expressions.
-    std::vector<Expr> apply(const Value& fnv, const NodePtr& at, std::size_t rank, bool withRep,
-                            const char* what) {
+    std::vector<Expr> apply(const Value& fnv, const NodePtr& at, const Shape& shape,
+                            std::int64_t rep, bool withRep, const char* what) {
+        const std::size_t rank = shape.size();
         auto* lam = std::get_if<Lambda>(&fnv.v);
         if (!lam) fail(std::string(what) + " must be a lambda", at);
         const auto& params = lam->node->params;
@@ -332,14 +630,7 @@ private:
             scope[params[k]] = var(placeholderName(k));
         if (withRep) scope[params[rank]] = var(kRepVar);
         Value r = eval(lam->node->target, scope);
-        std::vector<Expr> out;
-        if (auto* l = std::get_if<List>(&r.v)) {
-            for (const Value& x : *l)
-                out.push_back(toExpr(x, lam->node->target));
-        } else {
-            out.push_back(toExpr(r, lam->node->target));
-        }
-        return out;
+        return outputs(r, lam->node->target, what, extentsOf(shape, rep));
     }
 
     Value makeLayout(const Args& args, const NodePtr& n) {
@@ -349,7 +640,7 @@ private:
         Shape shape = toShape(a["shape"].first, a["shape"].second, "shape");
         checkShapeAt(shape, a["shape"].second);
         auto fwd =
-            apply(a["forward_fn"].first, a["forward_fn"].second, shape.size(), false, "forward_fn");
+            apply(a["forward_fn"].first, a["forward_fn"].second, shape, 1, false, "forward_fn");
         return wrap(Layout(shape, fwd), n);
     }
 
@@ -390,23 +681,20 @@ private:
             auto* l = std::get_if<List>(&r.v);
             if (!l || l->size() != 2)
                 fail("forward_fn must return (thread, index)", lam->node->target);
-            thread = toExpr((*l)[0], lam->node->target);
-            if (auto* il = std::get_if<List>(&(*l)[1].v))
-                for (const Value& x : *il)
-                    index.push_back(toExpr(x, lam->node->target));
-            else
-                index.push_back(toExpr((*l)[1], lam->node->target));
+            const auto ext = extentsOf(shape, rep);
+            thread = outputExpr((*l)[0], lam->node->target, "forward_fn's thread", 0, 1, ext);
+            index = outputs((*l)[1], lam->node->target, "forward_fn's index", ext);
         } else {
             if (isNone("forward_thread_fn"))
                 fail("T.Fragment needs forward_thread_fn or forward_fn", n);
-            auto th = apply(a["forward_thread_fn"].first, a["forward_thread_fn"].second,
-                            shape.size(), rep > 1, "forward_thread_fn");
+            auto th = apply(a["forward_thread_fn"].first, a["forward_thread_fn"].second, shape, rep,
+                            rep > 1, "forward_thread_fn");
             if (th.size() != 1)
                 fail("forward_thread_fn must return one expression", a["forward_thread_fn"].second);
             thread = th[0];
             if (!isNone("forward_index_fn"))
-                index = apply(a["forward_index_fn"].first, a["forward_index_fn"].second,
-                              shape.size(), false, "forward_index_fn");
+                index = apply(a["forward_index_fn"].first, a["forward_index_fn"].second, shape, rep,
+                              false, "forward_index_fn");
         }
         return wrap(Fragment(shape, thread, index, rep), n);
     }
@@ -535,13 +823,14 @@ private:
 
     std::string_view src_;
     std::map<std::string, Expr> free_;
+    ExprDialect dialect_;
 };
 
 } // namespace
 
 Mapping parseMapping(std::string_view text) {
     py::NodePtr root = py::parse(text);
-    Interp in(text, {});
+    Interp in(text, {}, ExprDialect::Python);
     auto v = in.eval(root, {});
     if (auto* m = std::get_if<Mapping>(&v.v)) return *m;
     throw ParseError(
@@ -549,14 +838,35 @@ Mapping parseMapping(std::string_view text) {
         std::string(text), root->column);
 }
 
-Expr parseExpr(std::string_view text, const std::vector<std::string>& vars) {
+Expr parseExpr(std::string_view text, const std::vector<std::string>& vars, ExprDialect dialect) {
     py::NodePtr root = py::parse(text);
     std::map<std::string, Expr> free;
     for (const auto& v : vars)
         free[v] = var(v);
-    Interp in(text, free);
+    Interp in(text, free, dialect);
     auto v = in.eval(root, {});
     return in.toExpr(v, root);
+}
+
+LambdaExprs parseLambda(std::string_view text) {
+    py::NodePtr root = py::parse(text);
+    if (root->kind != NodeKind::Lambda)
+        throw ParseError("expected a lambda, such as `lambda t: (t // 8, t % 8)`",
+                         std::string(text), root->column);
+    LambdaExprs out;
+    out.params = root->params;
+    std::map<std::string, Expr> scope;
+    for (const auto& p : out.params)
+        scope[p] = var(p);
+    Interp in(text, {}, ExprDialect::Python);
+    Value r = in.eval(root->target, scope);
+    if (auto* l = std::get_if<List>(&r.v)) {
+        for (const Value& x : *l)
+            out.outputs.push_back(in.toExpr(x, root->target));
+    } else {
+        out.outputs.push_back(in.toExpr(r, root->target));
+    }
+    return out;
 }
 
 } // namespace ts

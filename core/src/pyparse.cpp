@@ -220,6 +220,10 @@ private:
         std::uint32_t h = n->target ? n->target->height : 0;
         for (const auto& c : n->items)
             h = std::max(h, c->height);
+        // A chain `a and b and c` or `a < b < c` evaluates to a left-deep tree: count each link.
+        if ((n->kind == NodeKind::BoolOp || n->kind == NodeKind::Compare) && n->items.size() > 2)
+            h += static_cast<std::uint32_t>(
+                std::min<std::size_t>(n->items.size() - 2, limits::kMaxExprHeight));
         n->height = h + 1;
         if (n->height > limits::kMaxExprHeight)
             throw ParseError("expression too deep: more than " +
@@ -236,10 +240,77 @@ private:
         return n;
     }
 
+    bool isWord(const Token& t, std::string_view w) const {
+        return t.kind == Tok::Name && t.text == w;
+    }
+
+    // Python's grammar below `expression`: lambda, then `x if c else y`, `or`, `and`, `not`,
+    // comparison chains, then the binary operators.
     NodePtr expr() {
         Depth d(*this, peek());
-        if (peek().kind == Tok::Name && peek().text == "lambda") return lambda();
-        return binary(0);
+        if (isWord(peek(), "lambda")) return lambda();
+        NodePtr body = disjunction();
+        if (!isWord(peek(), "if")) return body;
+        const Token& kw = next();
+        NodePtr cond = disjunction();
+        if (!isWord(peek(), "else"))
+            fail("expected 'else' in a conditional expression, found " + describe(peek()), peek());
+        next();
+        auto n = node(NodeKind::IfExp, kw.column);
+        n->items = {body, cond, expr()};
+        return sealed(n);
+    }
+
+    NodePtr boolOp(const char* word, NodePtr (Parser::*operand)()) {
+        NodePtr first = (this->*operand)();
+        if (!isWord(peek(), word)) return first;
+        auto n = node(NodeKind::BoolOp, peek().column);
+        n->text = word;
+        n->items.push_back(first);
+        while (isWord(peek(), word)) {
+            next();
+            n->items.push_back((this->*operand)());
+            if (n->items.size() > limits::kMaxExprHeight) sealed(n); // refuses long chains early
+        }
+        return sealed(n);
+    }
+    NodePtr disjunction() { return boolOp("or", &Parser::conjunction); }
+    NodePtr conjunction() { return boolOp("and", &Parser::inversion); }
+
+    NodePtr inversion() {
+        if (!isWord(peek(), "not")) return comparison();
+        Depth d(*this, peek()); // only here, so that nesting limits count as before
+        const Token& kw = next();
+        auto n = node(NodeKind::Unary, kw.column);
+        n->text = "not";
+        n->items = {inversion()};
+        return sealed(n);
+    }
+
+    static bool isCompareOp(const Token& t) {
+        return t.kind == Tok::Op && (t.text == "<" || t.text == "<=" || t.text == ">" ||
+                                     t.text == ">=" || t.text == "==" || t.text == "!=");
+    }
+
+    NodePtr comparison() {
+        NodePtr first = binary(1);
+        auto unsupported = [&] {
+            if (isWord(peek(), "in") || isWord(peek(), "is") ||
+                (isWord(peek(), "not") && isWord(peek(1), "in")))
+                fail("'" + peek().text + "' comparisons are not supported in index expressions",
+                     peek());
+        };
+        unsupported();
+        if (!isCompareOp(peek())) return first;
+        auto n = node(NodeKind::Compare, peek().column);
+        n->items.push_back(first);
+        while (isCompareOp(peek())) {
+            n->ops.push_back(next().text);
+            n->items.push_back(binary(1));
+            if (n->items.size() > limits::kMaxExprHeight) sealed(n); // refuses long chains early
+            unsupported();
+        }
+        return sealed(n);
     }
 
     NodePtr lambda() {
@@ -366,6 +437,8 @@ private:
         }
         case Tok::Name: {
             if (t.text == "lambda") fail("lambda is only allowed as an argument", t);
+            for (const char* kw : {"and", "or", "not", "if", "else", "is", "in"})
+                if (t.text == kw) fail("unexpected keyword '" + t.text + "'", t);
             auto n = node(NodeKind::Name, t.column);
             n->text = t.text;
             return n;

@@ -9,7 +9,25 @@
 
 namespace ts::py {
 
-enum class NodeKind { Int, Str, Name, Attr, Call, List, Tuple, Lambda, Binary, Unary, Keyword };
+// Compare: items are the operands of a chain `a < b <= c`, ops its operators. BoolOp: text is
+// "and" or "or", items its operands. IfExp `x if c else y`: items are {x, c, y}. Unary: text is
+// "-", "+", "~" or "not".
+enum class NodeKind {
+    Int,
+    Str,
+    Name,
+    Attr,
+    Call,
+    List,
+    Tuple,
+    Lambda,
+    Binary,
+    Unary,
+    Keyword,
+    Compare,
+    BoolOp,
+    IfExp
+};
 
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
@@ -21,6 +39,7 @@ struct Node {
     std::string text;                // name, attribute, string, operator, keyword name
     std::vector<NodePtr> items;      // call args (Keyword nodes for kwargs), list items, operands
     std::vector<std::string> params; // lambda parameters
+    std::vector<std::string> ops;    // Compare: the operators between items
     NodePtr target;                  // Attr object, Call callee, Lambda body, Keyword value
     std::uint32_t height = 1;        // of the subtree (bounded by limits::kMaxExprHeight)
 };

@@ -72,9 +72,61 @@ private:
             if (e->op == Op::Min) return Range{std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
             return Range{std::max(a->lo, b->lo), std::max(a->hi, b->hi)};
         }
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+        case Op::Eq:
+        case Op::Ne:
+        case Op::And:
+        case Op::Or:
+        case Op::Not:
+            return Range{0, 1};
+        case Op::Cast:
+            return range(e->a);
+        case Op::Select:
+        case Op::IfThenElse: {
+            auto t = range(e->b), f = range(e->c);
+            if (!t || !f) return std::nullopt;
+            return Range{std::min(t->lo, f->lo), std::max(t->hi, f->hi)};
+        }
         default:
             return std::nullopt;
         }
+    }
+
+    // 1 or 0 when the comparison holds everywhere or nowhere over the ranges, else nothing.
+    std::optional<std::int64_t> decide(Op op, const Expr& a, const Expr& b) {
+        auto x = range(a), y = range(b);
+        if (!x || !y) return std::nullopt;
+        switch (op) {
+        case Op::Lt:
+            if (x->hi < y->lo) return 1;
+            if (x->lo >= y->hi) return 0;
+            break;
+        case Op::Le:
+            if (x->hi <= y->lo) return 1;
+            if (x->lo > y->hi) return 0;
+            break;
+        case Op::Gt:
+            if (x->lo > y->hi) return 1;
+            if (x->hi <= y->lo) return 0;
+            break;
+        case Op::Ge:
+            if (x->lo >= y->hi) return 1;
+            if (x->hi < y->lo) return 0;
+            break;
+        case Op::Eq:
+        case Op::Ne: {
+            const bool disjoint = x->hi < y->lo || y->hi < x->lo;
+            const bool same = x->lo == x->hi && y->lo == y->hi && x->lo == y->lo;
+            if (disjoint || same) return (op == Op::Eq) == same ? 1 : 0;
+            break;
+        }
+        default:
+            break;
+        }
+        return std::nullopt;
     }
 
     bool within(const Expr& e, std::int64_t lo, std::int64_t hiExclusive) {
@@ -208,9 +260,50 @@ private:
         return std::nullopt;
     }
 
+    // Not, Cast, Select, IfThenElse. A condition that is decided drops the branch not taken,
+    // as TVM's simplification does when a layout is built (so a division by zero there never
+    // runs, in TileLang either).
+    Expr visitOther(const Expr& e) {
+        std::int64_t c;
+        Expr a = visit(e->a);
+        switch (e->op) {
+        case Op::Select:
+        case Op::IfThenElse: {
+            if (isConst(a, &c)) return visit(c != 0 ? e->b : e->c);
+            Expr t = visit(e->b), f = visit(e->c);
+            std::int64_t x, y;
+            const bool ct = isConst(t, &x), cf = isConst(f, &y);
+            if (isBoolean(e) && (ct || cf)) {
+                // A truth-valued choice with a known branch (0 or 1) is a logical formula; kept
+                // as a Select it would mix a truth value with a number, which TVM refuses.
+                if (ct && cf) return x == y ? t : x ? a : unary(Op::Not, a);
+                if (ct) return x ? binary(Op::Or, a, f) : binary(Op::And, unary(Op::Not, a), f);
+                return y ? binary(Op::Or, unary(Op::Not, a), t) : binary(Op::And, a, t);
+            }
+            return withOperands(e, a, t, f);
+        }
+        case Op::Not:
+            if (a->op == Op::Not && isBoolean(a->a)) return a->a;
+            return withOperands(e, a);
+        default:
+            return withOperands(e, a);
+        }
+    }
+
+    // Every rule keeps the type, so that the result prints as text with the same meaning: an
+    // integer never becomes a bare truth value (it gets T.Cast), and a truth value whose parts
+    // became numbers (`T.if_then_else(c, x < 2, 1)` once `y < 9` is decided) is compared with 0.
     Expr visit(const Expr& e) {
+        Expr r = visitNode(e);
+        if (!isBoolean(e) && isBoolean(r)) return unary(Op::Cast, r);
+        if (isBoolean(e) && !isBoolean(r) && !isConst(r)) return binary(Op::Ne, r, constant(0));
+        return r;
+    }
+
+    Expr visitNode(const Expr& e) {
         if (e->op == Op::Const || e->op == Op::Var) return e;
         if (e->op == Op::Neg) return negate(visit(e->a));
+        if (arity(e->op) != 2) return visitOther(e);
         Expr a = visit(e->a), b = visit(e->b);
         std::int64_t c, d;
         switch (e->op) {
@@ -291,8 +384,29 @@ private:
             if (ra && rb && rb->hi <= ra->lo) return e->op == Op::Min ? b : a;
             return binary(e->op, a, b);
         }
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+        case Op::Eq:
+        case Op::Ne:
+            if (auto v = decide(e->op, a, b)) return ts::constant(*v);
+            return withOperands(e, a, b);
+        case Op::And:
+        case Op::Or: {
+            // A known operand decides the result (false and x, true or x) or drops out.
+            const std::int64_t absorbing = e->op == Op::And ? 0 : 1;
+            for (int k = 0; k < 2; ++k) {
+                const Expr& known = k ? b : a;
+                const Expr& other = k ? a : b;
+                if (!isConst(known, &c)) continue;
+                if ((c != 0) == (absorbing != 0)) return ts::constant(absorbing);
+                if (isBoolean(other)) return other;
+            }
+            return withOperands(e, a, b);
+        }
         default:
-            return binary(e->op, a, b);
+            return withOperands(e, a, b); // folds constant operands, as Python would
         }
     }
 

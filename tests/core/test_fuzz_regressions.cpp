@@ -39,9 +39,11 @@ void runOne(const std::string& target, const fs::path& file) {
     const std::string in = slurp(file);
     if (target == "expr") {
         clean(file, [&] {
-            ts::Expr e = ts::parseExpr(in, {"_i", "_j", "_k", "_rep", "i", "j", "t"});
-            EXPECT_TRUE(ts::structurallyEqual(
-                e, ts::parseExpr(ts::printExpr(e), {"_i", "_j", "_k", "_rep", "i", "j", "t"})));
+            const std::vector<std::string> vars{"_i", "_j", "_k", "_rep", "i", "j", "t"};
+            ts::Expr e = ts::parseExpr(in, vars);
+            for (auto dialect : {ts::ExprDialect::Printed, ts::ExprDialect::Python})
+                EXPECT_TRUE(
+                    ts::structurallyEqual(e, ts::parseExpr(ts::printExpr(e), vars, dialect)));
         });
     } else if (target == "mapping") {
         clean(file, [&] {

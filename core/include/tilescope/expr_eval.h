@@ -39,8 +39,8 @@ public:
 private:
     struct Instr {
         Op op;
-        bool immediate; // b is a constant
-        int dst, a, b;
+        bool immediate;   // b is a constant
+        int dst, a, b, c; // c: the third operand of Select/IfThenElse, else -1
         std::int64_t imm;
     };
     std::vector<Instr> code_;
