@@ -30,6 +30,7 @@ void splitPoints(const Expr& e, const std::string& v, std::set<std::int64_t>& pt
     }
     splitPoints(e->a, v, pts);
     splitPoints(e->b, v, pts);
+    splitPoints(e->c, v, pts);
 }
 
 struct Piece {

@@ -180,8 +180,8 @@ private:
         default:
             // TVM's default mutator still rewrites the operands (fusions they form are cached
             // and shared with later ones), but the node itself is not an iterator expression.
-            if (e->a) visit(e->a);
-            if (e->b) visit(e->b);
+            for (const Expr* operand : {&e->a, &e->b, &e->c})
+                if (*operand) visit(*operand);
             return Val::ofPlain(e);
         }
     }
