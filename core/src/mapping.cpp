@@ -5,6 +5,7 @@
 #include "pyparse.h"
 #include "tilescope/builtins.h"
 #include "tilescope/errors.h"
+#include "tilescope/interop.h"
 
 #include <map>
 #include <variant>
@@ -540,6 +541,8 @@ private:
 } // namespace
 
 Mapping parseMapping(std::string_view text) {
+    // CuTe and Triton text have their own parsers (interop.h); recognised by the first tokens.
+    if (auto foreign = parseForeignNotation(text)) return *foreign;
     py::NodePtr root = py::parse(text);
     Interp in(text, {});
     auto v = in.eval(root, {});
