@@ -43,9 +43,13 @@ Notation recognizeNotation(std::string_view text) {
     std::string_view t = trimmed(text);
     if (t.empty()) return Notation::TileLang;
     const char c = t.front();
-    if (c == '(' || std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '_' && t.size() > 1 && std::isdigit(static_cast<unsigned char>(t[1]))) ||
-        startsWith(t, "Sw<") || startsWith(t, "Swizzle<") || startsWith(t, "SW_"))
+    // A tuple or integer is CuTe only with a stride after it: `42` or `(4, 4)` alone stay the
+    // mapping language's "not a layout".
+    const bool tupleStart =
+        c == '(' || std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '_' && t.size() > 1 && std::isdigit(static_cast<unsigned char>(t[1])));
+    if ((tupleStart && t.find(':') != std::string_view::npos) || startsWith(t, "Sw<") ||
+        startsWith(t, "Swizzle<") || startsWith(t, "SW_"))
         return Notation::CuTeLayout;
     for (std::string_view label : {"Tiler_MN:", "TiledLayout_TV:", "LayoutC_TV:", "LayoutA_TV:",
                                    "LayoutB_TV:", "Shape_MNK:"})
