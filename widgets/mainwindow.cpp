@@ -142,6 +142,8 @@ void MainWindow::createActions() {
     auto* copyAct = act(QStringLiteral("&Copy as TileLang Code"), &MainWindow::copyAsTileLang,
                         QKeySequence(QStringLiteral("Ctrl+Shift+C")));
     edit->addAction(copyAct);
+    edit->addAction(act(QStringLiteral("Copy as C&uTe"), &MainWindow::copyAsCuTe));
+    edit->addAction(act(QStringLiteral("Copy as T&riton LinearLayout"), &MainWindow::copyAsTriton));
     edit->addSeparator();
     edit->addAction(act(QStringLiteral("New &Layout"), &MainWindow::addLayout,
                         QKeySequence(QStringLiteral("Ctrl+T"))));
@@ -604,6 +606,36 @@ void MainWindow::addLayout() {
     l.text = "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i % 8 * 4 + j // 4, "
              "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4)";
     doc_->addLayout(l);
+}
+
+void MainWindow::copyAsCuTe() {
+    copyConversion(QStringLiteral("CuTe"), &ts::toCuTe);
+}
+
+void MainWindow::copyAsTriton() {
+    copyConversion(QStringLiteral("Triton LinearLayout"), &ts::toTritonLinear);
+}
+
+void MainWindow::copyConversion(const QString& target,
+                                ts::Conversion (*convert)(const ts::Mapping&)) {
+    if (!mapping_) {
+        statusBar()->showMessage(QStringLiteral("No valid layout to copy as %1").arg(target), 6000);
+        return;
+    }
+    try {
+        const ts::Conversion c = convert(*mapping_);
+        QApplication::clipboard()->setText(QString::fromStdString(c.text));
+        statusBar()->showMessage(
+            QStringLiteral("Copied as %1%2")
+                .arg(target, c.note.empty()
+                                 ? QString()
+                                 : QStringLiteral(" (%1)").arg(QString::fromStdString(c.note))),
+            c.note.empty() ? 3000 : 10000);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(QStringLiteral("Not copied: no exact %1 form: %2")
+                                     .arg(target, QString::fromUtf8(e.what())),
+                                 10000);
+    }
 }
 
 void MainWindow::copyAsTileLang() {

@@ -5,6 +5,7 @@
 
 #include "evaluator.h"
 #include "gridmodel.h"
+#include "tilescope/interop.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -60,6 +61,8 @@ public slots:
     bool saveAs();
     void exportViewDialog();
     void copyAsTileLang();
+    void copyAsCuTe();
+    void copyAsTriton();
     void addLayout();
     void setViewMode(tsw::ViewMode v);
     void setColorMode(tsw::ColorMode c);
@@ -70,6 +73,9 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    // Puts an exact conversion of the current layout on the clipboard, or says in the status bar
+    // why there is none (the clipboard is then left alone).
+    void copyConversion(const QString& target, ts::Conversion (*convert)(const ts::Mapping&));
     void createActions();
     void createDocks();
     void connectDocument();

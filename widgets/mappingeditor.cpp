@@ -1,6 +1,7 @@
 #include "mappingeditor.h"
 
 #include "tilescope/builtins.h"
+#include "tilescope/interop.h"
 #include "tilescope/mapping.h"
 
 #include <QCheckBox>
@@ -190,8 +191,15 @@ MappingEditor::MappingEditor(QWidget* parent) : QWidget(parent) {
     busy_ = new QLabel(QStringLiteral("evaluating…"));
     busy_->setStyleSheet(QStringLiteral("color: palette(mid);"));
     busy_->hide();
+    // The notation is judged from the first tokens (cheap, on every keystroke): the user sees
+    // whether pasted CuTe or Triton text was taken for what it is.
+    notation_ = new QLabel;
+    notation_->setObjectName(QStringLiteral("mappingNotation"));
+    notation_->setStyleSheet(QStringLiteral("color: palette(mid);"));
     status->addWidget(error_, 1);
     status->addWidget(busy_);
+    status->addWidget(notation_);
+    updateNotation(QString());
     outer->addLayout(status);
     updateKind();
 }
@@ -478,7 +486,18 @@ void MappingEditor::syncFields(const QString& text) {
     }
 }
 
+void MappingEditor::updateNotation(const QString& text) {
+    notation_->setText(QStringLiteral("read as %1")
+                           .arg(QString::fromStdString(
+                               ts::notationName(ts::recognizeNotation(text.toStdString())))));
+}
+
+QString MappingEditor::notationText() const {
+    return notation_->text();
+}
+
 void MappingEditor::syncFromText(const QString& text) {
+    updateNotation(text);
     const bool wasUpdating = updating_;
     updating_ = true;
     if (!syncBuiltin(text)) {

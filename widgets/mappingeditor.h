@@ -43,6 +43,8 @@ public:
     QString errorText() const;
     int errorColumn() const { return errorColumn_; }
     void setBusy(bool busy);
+    // Which layout language the text is read as ("TileLang", "CuTe layout", ...).
+    QString notationText() const;
 
     CodeEdit* codeEdit() const { return code_; }
     QTabWidget* tabs() const { return tabs_; }
@@ -70,11 +72,13 @@ private:
     void syncFields(const QString& text);
     void emitEdited(const QString& text);
     void updateKind();
+    void updateNotation(const QString& text);
 
     QTabWidget* tabs_;
     CodeEdit* code_;
     QLabel* error_;
     QLabel* busy_;
+    QLabel* notation_;
     QComboBox* kind_;
     QLineEdit *shape_, *thread_, *index_;
     QLabel *threadLabel_, *indexLabel_, *fieldsNote_;

@@ -6,6 +6,7 @@
 #include "pyparse.h"
 #include "tilescope/builtins.h"
 #include "tilescope/errors.h"
+#include "tilescope/interop.h"
 #include "tilescope/simplify.h"
 
 #include <map>
@@ -829,6 +830,8 @@ private:
 } // namespace
 
 Mapping parseMapping(std::string_view text) {
+    // CuTe and Triton text have their own parsers (interop.h); recognised by the first tokens.
+    if (auto foreign = parseForeignNotation(text)) return *foreign;
     py::NodePtr root = py::parse(text);
     Interp in(text, {}, ExprDialect::Python);
     auto v = in.eval(root, {});

@@ -1,0 +1,42 @@
+// Python-like literal values for Triton/Gluon text: integers, lists/tuples, names (True,
+// False), calls with positional and keyword arguments, and TTGIR's `{key = value, ...}`.
+#pragma once
+
+#include "interop_text.h"
+#include "tilescope/linear_layout.h"
+
+#include <string>
+#include <vector>
+
+namespace ts::interop {
+
+struct Value {
+    enum Kind { Int, List, Name, Call, Dict } kind = Int;
+    std::int64_t i = 0;
+    std::string name;                                  // Name, Call (callee), unused otherwise
+    std::vector<Value> items;                          // List items, Call positional arguments
+    std::vector<std::pair<std::string, Value>> fields; // Call keyword arguments, Dict entries
+    std::size_t column = 0;
+
+    const Value* field(std::string_view key) const {
+        for (const auto& f : fields)
+            if (f.first == key) return &f.second;
+        return nullptr;
+    }
+};
+
+Value parseValue(Cursor& c, std::size_t depth = 0);
+
+// Helpers that check the kind and say where it is wrong.
+std::int64_t asInt(Cursor& c, const Value& v, const char* what);
+std::vector<std::int64_t> asIntList(Cursor& c, const Value& v, const char* what);
+std::vector<std::vector<std::int64_t>> asBases(Cursor& c, const Value& v, const char* what);
+bool asBool(Cursor& c, const Value& v, const char* what);
+
+// The Gluon layouts that are not linear layouts by construction, converted for a tensor shape
+// (triton_layouts.cpp). `call` is BlockedLayout(...), NVMMADistributedLayout(...),
+// DotOperandLayout(...), NVMMASharedLayout(...).
+linear::LinearLayout gluonLayout(Cursor& c, const Value& call,
+                                 const std::vector<std::int64_t>& shape);
+
+} // namespace ts::interop

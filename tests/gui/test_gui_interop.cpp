@@ -1,0 +1,110 @@
+// Pasting CuTe or Triton text into the editor: the grid shows it, the editor names the
+// notation, and the Edit menu copies the layout back as CuTe or as a Triton linear layout.
+#include "test_gui_common.h"
+
+#include "documentmodel.h"
+#include "gridview.h"
+#include "mainwindow.h"
+#include "mappingeditor.h"
+
+#include "tilescope/interop.h"
+#include "tilescope/mapping.h"
+#include "tilescope/table_json.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QStatusBar>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+using namespace tsw;
+
+namespace {
+
+QAction* actionNamed(MainWindow& w, const QString& text) {
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == text) return a;
+    return nullptr;
+}
+
+void paste(MainWindow& w, const QString& text) {
+    CodeEdit* code = w.editor()->codeEdit();
+    code->setFocus();
+    code->selectAll();
+    QApplication::clipboard()->setText(text);
+    code->paste();
+}
+
+} // namespace
+
+class TestGuiInterop : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { guiTestSetUp(); }
+
+    void pastedCuTeTVShowsTheFragmentAndNamesTheNotation() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_COMPARE(w.gridView()->model().rows(), 8);
+        QCOMPARE(w.editor()->notationText(), QStringLiteral("read as TileLang"));
+        paste(w, QStringLiteral("MMA_Atom\n  ThrID:      _32:_1\n  Shape_MNK:  (_16,_8,_16)\n"
+                                "  LayoutC_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))\n"));
+        QTRY_COMPARE(w.gridView()->model().rows(), 16);
+        QCOMPARE(w.gridView()->model().cols(), 8);
+        QCOMPARE(w.editor()->notationText(), QStringLiteral("read as CuTe TV layout"));
+        QVERIFY(w.editor()->errorText().isEmpty());
+        // Row 8, column 1: thread 0 holds it in register 3 (the m16n8 accumulator).
+        QCOMPARE(w.gridView()->model().label(0, 1, 0), QStringLiteral("T0"));
+        QCOMPARE(w.gridView()->model().label(8, 1, 0), QStringLiteral("T0"));
+        QCOMPARE(w.gridView()->model().label(8, 1, 1), QStringLiteral("L3"));
+        QCOMPARE(w.gridView()->model().label(1, 0, 0), QStringLiteral("T4"));
+
+        // Copy as Triton LinearLayout: the clipboard text reads back to the same cells.
+        QAction* triton = actionNamed(w, QStringLiteral("Copy as T&riton LinearLayout"));
+        QVERIFY(triton);
+        triton->trigger();
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY2(copied.startsWith(QStringLiteral("DistributedLinearLayout(")), qPrintable(copied));
+        QCOMPARE(ts::tableJson(ts::parseMapping(copied.toStdString())),
+                 ts::tableJson(*w.currentMapping()));
+    }
+
+    void pastedCuTeSwizzleAndTritonShared() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        paste(w, QStringLiteral("Sw<3,3,3> o 0 o (8,64):(64,1)"));
+        QTRY_COMPARE(w.gridView()->model().cols(), 64);
+        QCOMPARE(w.editor()->notationText(), QStringLiteral("read as CuTe layout"));
+        QAction* cute = actionNamed(w, QStringLiteral("Copy as C&uTe"));
+        QVERIFY(cute);
+        cute->trigger();
+        QCOMPARE(QApplication::clipboard()->text(),
+                 QStringLiteral("Sw<3,3,3> o 0 o (8,64):(64,1)"));
+
+        // Malformed Triton text: the error names its column, the last grid stays.
+        paste(w, QStringLiteral("SharedLinearLayout(offset_bases=[[0, 1], [0, 2, 1]])"));
+        QTRY_VERIFY(!w.editor()->errorText().isEmpty());
+        QCOMPARE(w.editor()->notationText(), QStringLiteral("read as Triton linear layout"));
+        QVERIFY2(w.editor()->errorText().contains(QStringLiteral("column 42")),
+                 qPrintable(w.editor()->errorText()));
+        QCOMPARE(w.gridView()->model().cols(), 64);
+
+        // A layout with no exact CuTe form: the reason is shown and the clipboard is untouched.
+        paste(w, QStringLiteral("T.Layout([8, 8], lambda i, j: (i * 8 + j) * (i * 8 + j) % 64)"));
+        QTRY_VERIFY(w.editor()->errorText().isEmpty());
+        QTRY_COMPARE(w.gridView()->model().cols(), 8);
+        QApplication::clipboard()->setText(QStringLiteral("untouched"));
+        cute->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("untouched"));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("no exact CuTe form")),
+                 qPrintable(w.statusBar()->currentMessage()));
+    }
+};
+
+QTEST_MAIN(TestGuiInterop)
+#include "test_gui_interop.moc"
