@@ -44,7 +44,7 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
     bankDock_ = dock(QStringLiteral("Bank conflicts"), QStringLiteral("bankDock"), bank_);
     dock(QStringLiteral("Ascend UB banks"), QStringLiteral("ubDock"), ub_);
     dock(QStringLiteral("Swizzle"), QStringLiteral("swizzleDock"), swizzle_);
-    dock(QStringLiteral("Ascend fractals"), QStringLiteral("fractalDock"), fractal_);
+    fractalDock_ = dock(QStringLiteral("Ascend fractals"), QStringLiteral("fractalDock"), fractal_);
     dock(QStringLiteral("Block rasterization"), QStringLiteral("rasterDock"), raster_);
     connect(w->evaluator(), &LayoutEvaluator::finished, this, [this](const EvalResult& r) {
         if (r.ok && r.mapping && std::holds_alternative<ts::Layout>(*r.mapping))

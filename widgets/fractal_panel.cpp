@@ -60,9 +60,7 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     for (auto [title, v] : std::initializer_list<std::pair<const char*, GridView*>>{
              {"logical tile (label: storage offset)", logical_},
              {"physical storage (label: logical cell; grey: padding)", physical_}}) {
-        GridRenderer::Style st = v->renderer().style();
-        st.title = false;
-        v->renderer().setStyle(st);
+        v->setTitleVisible(false);
         v->setMinimumSize(260, 240);
         auto* box = new QGroupBox(QString::fromLatin1(title), this);
         auto* bl = new QVBoxLayout(box);

@@ -22,6 +22,7 @@ class GridView;
 class MappingEditor;
 class DetailsPane;
 class RecoveryManager;
+class Presenter;
 struct RecoveryEntry;
 
 class MainWindow : public QMainWindow {
@@ -37,6 +38,7 @@ public:
     MappingEditor* editor() const { return editor_; }
     DetailsPane* details() const { return details_; }
     RecoveryManager* recovery() const { return recovery_; }
+    Presenter* presenter() const { return presenter_; }
     QListView* layoutListView() const { return listView_; }
 
     // Files. Errors go to a (non-blocking) dialog and lastError(); nothing is changed on error.
@@ -91,6 +93,7 @@ private:
     LayoutListModel* list_;
     LayoutEvaluator* eval_;
     RecoveryManager* recovery_;
+    Presenter* presenter_ = nullptr;
     GridView* grid_;
     MappingEditor* editor_;
     DetailsPane* details_;

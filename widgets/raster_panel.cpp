@@ -79,9 +79,7 @@ RasterPanel::RasterPanel(QWidget* parent) : QWidget(parent) {
     auto* grids = new QHBoxLayout;
     for (auto [title, v] : std::initializer_list<std::pair<const char*, GridView*>>{
              {"plain order (no T.use_swizzle)", plain_}, {"T.use_swizzle", swizzled_}}) {
-        GridRenderer::Style st = v->renderer().style();
-        st.title = false;
-        v->renderer().setStyle(st);
+        v->setTitleVisible(false);
         v->setMinimumSize(260, 240);
         auto* box = new QGroupBox(QString::fromLatin1(title), this);
         box->setObjectName(QString::fromLatin1(title));

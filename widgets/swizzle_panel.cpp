@@ -112,10 +112,7 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
          std::initializer_list<std::pair<const char*, GridView*>>{{"before: row-major", before_},
                                                                   {"after: swizzled", after_},
                                                                   {"padded by 16 B", padded_}}) {
-        GridRenderer::Style st = v->renderer().style();
-        st.title = false;
-        st.headers = false;
-        v->renderer().setStyle(st);
+        v->setTitleVisible(false);
         v->setMinimumSize(220, 200);
         auto* box = new QGroupBox(QString::fromLatin1(title), this);
         auto* bl = new QVBoxLayout(box);
