@@ -2,6 +2,7 @@
 #include "bank_docks.h"
 
 #include "bank_panel.h"
+#include "dock_sizing.h"
 #include "bank_ub_panel.h"
 #include "evaluator.h"
 #include "fractal_panel.h"
@@ -39,6 +40,8 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
             first = d;
         d->hide();
         menu->addAction(d->toggleViewAction());
+        // An analysis is read, not glanced at: it opens tall enough for its grids' numbers.
+        growWhenShown(w, d);
         return d;
     };
     bankDock_ = dock(QStringLiteral("Bank conflicts"), QStringLiteral("bankDock"), bank_);

@@ -117,11 +117,16 @@ CellMarksOverlay::CellMarksOverlay(std::vector<Mark> marks, std::vector<std::pai
 
 void CellMarksOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& cells) const {
     p.save();
-    p.setPen(QPen(frame_, 2));
+    // Frames thin with the cells, and vanish below a few pixels, where they would hide the
+    // heat colour they surround.
+    const double px = r.deviceCellRect(0, 0).width();
+    const double pw = std::clamp(px / 10.0, 1.0, 2.0);
+    p.setPen(QPen(frame_, pw));
     p.setBrush(Qt::NoBrush);
     for (auto [row, col] : framed_) {
+        if (px < 6) break;
         if (!cells.contains(col, row)) continue;
-        p.drawRect(r.deviceCellRect(row, col).adjusted(1, 1, -1, -1));
+        p.drawRect(r.deviceCellRect(row, col).adjusted(pw / 2, pw / 2, -pw / 2, -pw / 2));
     }
     for (const Mark& m : marks_) {
         if (!cells.contains(m.col, m.row)) continue;
@@ -135,7 +140,7 @@ void CellMarksOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& ce
         p.fillRect(tag, QColor(0, 90, 200, 210));
         p.setPen(Qt::white);
         p.drawText(tag, Qt::AlignCenter, m.text);
-        p.setPen(QPen(frame_, 2));
+        p.setPen(QPen(frame_, pw));
     }
     p.restore();
 }

@@ -8,7 +8,6 @@
 #include "tilescope/errors.h"
 #include "tilescope/mapping.h"
 
-#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -110,26 +109,32 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     stepRow->addWidget(playButton_);
     stepRow->addWidget(stepForward_);
     stepRow->addWidget(slider_, 1);
-    stepRow->addWidget(stepLabel_);
+    stepLabel_->setWordWrap(true);
+    totals_->setWordWrap(true);
 
-    // The heat grid gets the room (cells large enough to read their numbers), the per-bank
-    // chart sits beside it.
-    grid_->setMinimumSize(360, 300);
+    // The heat grid takes the panel's whole height (cells large enough to read their numbers);
+    // the inputs, totals, step controls and the per-bank chart stand beside it.
+    grid_->setMinimumSize(320, 260);
     grid_->setCellToolTip([this](int r, int c) { return cellToolTip(r, c); });
-    chartView_->setMinimumWidth(300);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(grid_);
-    split->addWidget(chartView_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    chartView_->setMinimumSize(300, 190);
+    auto* side = new QWidget(this);
+    auto* sv = new QVBoxLayout(side);
+    sv->setContentsMargins(0, 0, 0, 0);
+    split_ = new QSplitter(Qt::Horizontal, this);
+    split_->addWidget(grid_);
+    split_->addWidget(side);
+    split_->setStretchFactor(0, 1);
+    split_->setStretchFactor(1, 1);
 
+    sv->addLayout(form);
+    sv->addWidget(errorLabel_);
+    sv->addWidget(totals_);
+    sv->addWidget(measured_);
+    sv->addLayout(stepRow);
+    sv->addWidget(stepLabel_);
+    sv->addWidget(chartView_, 1);
     auto* v = new QVBoxLayout(this);
-    v->addLayout(form);
-    v->addWidget(errorLabel_);
-    v->addWidget(totals_);
-    v->addWidget(measured_);
-    v->addLayout(stepRow);
-    v->addWidget(split, 1);
+    v->addWidget(split_, 1);
 
     timer_ = new QTimer(this);
     timer_->setInterval(700);
@@ -155,6 +160,14 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
 }
 
 BankPanel::~BankPanel() = default;
+
+void BankPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // Beside the controls in a wide panel (docked below the grid), above them in a tall one
+    // (docked at the side, presenter mode): the heat grid always gets the long side.
+    const Qt::Orientation o = width() >= height() * 1.3 ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() != o) split_->setOrientation(o);
+}
 
 void BankPanel::setLayoutText(const QString& t) {
     layoutEdit_->setText(t);
@@ -274,7 +287,14 @@ bool BankPanel::analyze() {
         cost_ = ts::analyzePlan(a.plan);
         access_ = std::move(a);
         tile_ = std::move(tile);
-        grid_->setModel(GridModel::fromMapping(m, ViewMode::Input, ColorMode::Thread), true);
+        // The heat grid's cells are labelled with their bank (two digits fit small cells; a
+        // click highlights every cell of that bank).
+        std::vector<std::int64_t> banks(std::size_t(tile_->cells()));
+        const int bw = access_->plan.bank_width, nb = access_->plan.bank_count;
+        for (std::int64_t c = 0; c < tile_->cells(); ++c)
+            banks[std::size_t(c)] = tile_->addressOfCell(c) / bw % nb;
+        grid_->setModel(tableGrid(tile_->shape(), 1, std::move(banks), {nb}, ViewMode::Input),
+                        true);
         error_.clear();
         errorLabel_->hide();
     } catch (const std::exception& e) {
@@ -391,6 +411,7 @@ void BankPanel::refreshView() {
     if (lo > hi) lo = hi = 0;
     auto heat = std::make_shared<HeatOverlay>(cols, std::move(values), lo, std::max(hi, lo + 1),
                                               QStringLiteral("wavefront"));
+    heat->addLegend({QColor(Qt::transparent), QStringLiteral("label: bank")});
     if (step_ >= 0) {
         heat->setNoneText(QStringLiteral("not in instruction %1").arg(step_ + 1));
         heat->addLegend({CellMarksOverlay::kFrame,
@@ -472,11 +493,15 @@ void BankPanel::updateChart() {
     series->append(set);
     series->setBarWidth(0.9);
     chart->addSeries(series);
-    auto* ax = new QBarCategoryAxis;
-    QStringList cats;
-    for (std::size_t b = 0; b < h.size(); ++b)
-        cats << QString::number(b);
-    ax->append(cats);
+    // Banks on a value axis labelled every 4th bank: 32 category labels do not fit a narrow
+    // chart and were elided to dots.
+    auto* ax = new QValueAxis;
+    ax->setRange(-0.5, double(h.size()) - 0.5);
+    ax->setTickType(QValueAxis::TicksDynamic);
+    ax->setTickAnchor(0);
+    ax->setTickInterval(h.size() > 16 ? 4 : 1);
+    ax->setLabelFormat(QStringLiteral("%d"));
+    ax->setGridLineVisible(false);
     ax->setTitleText(QStringLiteral("bank"));
     auto* ay = new QValueAxis;
     ay->setRange(0, std::ceil(mx));

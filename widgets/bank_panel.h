@@ -21,6 +21,7 @@ class QLineEdit;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QSplitter;
 class QTimer;
 
 namespace tsw {
@@ -85,6 +86,9 @@ signals:
     void analyzed(bool ok);
     void stepChanged(int step);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void refreshView();
     void updateChart();
@@ -96,6 +100,7 @@ private:
     QLabel *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
     GridView* grid_;
     QChartView* chartView_;
+    QSplitter* split_;
     QBarSet* bars_ = nullptr;
     QSlider* slider_;
     QPushButton *playButton_, *stepBack_, *stepForward_;

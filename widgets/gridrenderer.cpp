@@ -196,16 +196,16 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
         // Below a pixel per cell the colours summarise blocks: say how, with the group colours.
         const QString rule =
             overviewGroupsAt(scale)
-                ? QStringLiteral("overview, %1×%1 cells per pixel: a block shows the colour of "
-                                 "most of its cells, else its most common %2:")
+                ? QStringLiteral("overview (%1×%1 cells per pixel): the colour of most of a "
+                                 "block's cells, else of its most common %2:")
                       .arg(k)
                       .arg(model_.groupName())
-                : QStringLiteral("overview, %1×%1 cells per pixel: a block shows the colour of "
-                                 "most of its cells%2")
+                : QStringLiteral("overview (%1×%1 cells per pixel): the colour of most of a "
+                                 "block's cells, else %2")
                       .arg(k)
                       .arg(model_.continuousColors() && !colorOverlay_
-                               ? QStringLiteral(", else their mean")
-                               : QStringLiteral(", else the most common one"));
+                               ? QStringLiteral("their mean")
+                               : QStringLiteral("the most common one"));
         e.push_back({QColor(Qt::transparent), rule});
         if (overviewGroupsAt(scale)) {
             const std::int64_t n = model_.groupCount();
@@ -219,6 +219,12 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
         }
     }
     return e;
+}
+
+double GridRenderer::legendLineHeight() const {
+    const QFontMetricsF fm(fontPx(style_.fontFamily, style_.legendFontPx));
+    const double u = style_.legendFontPx / kLegendFont;
+    return std::max(fm.height(), 12 * u) + 6 * u;
 }
 
 QSizeF GridRenderer::paintLegend(QPainter* p, QPointF topLeft, double maxWidth, bool paint,
@@ -432,7 +438,7 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     double f[2] = {0, 0};
     for (int l = 0; l < lines; ++l) {
         const double byWidth = cell * 0.94 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
-        f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.34), byWidth) * scale_;
+        f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.45), byWidth) * scale_;
     }
     // Too small for the full thread list of a replicated cell: its compact form.
     bool compact = false;

@@ -122,6 +122,7 @@ public:
     QSizeF paintLegend(QPainter* p, QPointF topLeft, double maxWidth, bool paint = true,
                        double scale = -1) const;
     std::vector<LegendEntry> legendEntries(double scale = -1) const;
+    double legendLineHeight() const; // one line of the legend
 
     // Cells per overview pixel (per side) at a scale: 1 when cells are at least a pixel.
     int overviewBlockAt(double scale) const;

@@ -1,5 +1,6 @@
 #include "gridview.h"
 
+#include <QCursor>
 #include <QGestureEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -172,7 +173,7 @@ GridView::Chrome GridView::chromeNoBars(double scale) const {
         const QFontMetricsF fm(chromeFont(kCaptionPx, true));
         const QRectF r = fm.boundingRect(QRectF(0, 0, width() - 2 * kPad - 24, 1e6),
                                          Qt::TextWordWrap, caption_);
-        c.captionH = std::ceil(std::min(r.height(), fm.height() * 3) + 14 + kPad);
+        c.captionH = std::ceil(std::min(r.height(), height() * 0.3) + 14 + kPad);
     }
     if (title_ && any)
         c.titleH = std::ceil(QFontMetricsF(chromeFont(kTitlePx, true)).height() +
@@ -188,7 +189,13 @@ GridView::Chrome GridView::chromeNoBars(double scale) const {
     }
     if (legend_ && any && message_.isEmpty()) {
         const QSizeF ls = renderer_.paintLegend(nullptr, {}, width() - 2 * kPad - 20, false, scale);
-        if (!ls.isEmpty()) c.legendH = std::ceil(ls.height() + 12 + kPad);
+        // The grid comes first: in a small view the legend keeps whole lines up to a third of
+        // the height (the rest is cut; the hover tooltip still explains every cell).
+        if (!ls.isEmpty()) {
+            const double line = renderer_.legendLineHeight();
+            const double cap = std::max(line, std::floor(height() * 0.3 / line) * line);
+            c.legendH = std::ceil(std::min(ls.height(), cap) + 12 + kPad);
+        }
     }
     const double top = kPad + c.captionH + c.titleH + c.bannerH + c.colH;
     c.viewport = QRectF(kPad + c.rowW, top, std::max(1.0, width() - 2 * kPad - c.rowW),
@@ -251,13 +258,14 @@ QRectF GridView::legendRect() const {
     const Chrome c = chrome(scale_, origin_);
     if (c.legendH <= 0) return {};
     const QSizeF ls = renderer_.paintLegend(nullptr, {}, width() - 2 * kPad - 20, false, scale_);
+    const double h = c.legendH - 12 - kPad;
     const QRectF g = gridRectOnScreen();
     const double bar = c.hbar ? style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) : 0;
     const double y = std::min(c.viewport.bottom(), g.bottom()) + bar + kPad;
     double x = std::max(c.viewport.left(), g.left()) - c.rowW;
     const double w = ls.width() + 20;
     if (x + w > width() - kPad) x = std::max(kPad, width() - kPad - w);
-    return QRectF(x, y, w, ls.height() + 12);
+    return QRectF(x, y, w, std::min(ls.height(), h) + 12);
 }
 
 double GridView::fitScale() const {
@@ -308,6 +316,8 @@ void GridView::applyTransform(double scale, QPointF origin) {
     origin_ = origin;
     clampOrigin();
     if (scale_ == oldScale && origin_ == oldOrigin) return;
+    // The cell under a still mouse changes with the view (keyboard zoom, scrollbars).
+    if (underMouse()) updateHover(mapFromGlobal(QCursor::pos()));
     update();
     emit viewTransformChanged(scale_, origin_);
 }
@@ -454,7 +464,13 @@ void GridView::paintHeaders(QPainter& p, const Chrome& c) const {
     p.setClipRect(colStrip);
     auto colLabel = [&](int col, bool bold) {
         const double cx = g.left() + (col + 0.5) * cellPx;
-        const QRectF r(cx - labelW / 2 - 4, colStrip.top(), labelW + 8, colStrip.height());
+        QRectF r(cx - labelW / 2 - 4, colStrip.top(), labelW + 8, colStrip.height());
+        // The numbers of the grid's first and last column move inwards rather than being cut
+        // in half (only while that edge of the grid is in view).
+        if (col == 0 && g.left() >= colStrip.left() - 0.5)
+            r.moveLeft(std::max(r.left(), colStrip.left()));
+        if (col == m.cols() - 1 && g.right() <= colStrip.right() + 0.5)
+            r.moveRight(std::min(r.right(), colStrip.right()));
         if (bold) {
             p.fillRect(QRectF(std::min(r.left(), g.left() + col * cellPx), r.top(),
                               std::max(r.width(), cellPx), r.height()),
@@ -476,8 +492,12 @@ void GridView::paintHeaders(QPainter& p, const Chrome& c) const {
     p.setClipRect(rowStrip);
     auto rowLabel = [&](int row, bool bold) {
         const double cy = g.top() + (row + 0.5) * cellPx;
-        const QRectF r(rowStrip.left(), cy - fm.height() / 2 - 1, rowStrip.width() - 5 * fontScale_,
-                       fm.height() + 2);
+        QRectF r(rowStrip.left(), cy - fm.height() / 2 - 1, rowStrip.width() - 5 * fontScale_,
+                 fm.height() + 2);
+        if (row == 0 && g.top() >= rowStrip.top() - 0.5)
+            r.moveTop(std::max(r.top(), rowStrip.top()));
+        if (row == m.rows() - 1 && g.bottom() <= rowStrip.bottom() + 0.5)
+            r.moveBottom(std::min(r.bottom(), rowStrip.bottom()));
         if (bold) {
             p.fillRect(QRectF(rowStrip.left(), std::min(r.top(), g.top() + row * cellPx),
                               rowStrip.width(), std::max(r.height(), cellPx)),
@@ -567,8 +587,11 @@ void GridView::paintEvent(QPaintEvent* e) {
         p.setPen(QPen(contrast_ ? QColor(Qt::black) : QColor(0, 0, 0, 40), 1));
         p.setBrush(QColor(255, 255, 255, 245));
         p.drawRoundedRect(lr, 6, 6);
+        p.save();
+        p.setClipRect(lr.adjusted(1, 1, -1, -1));
         renderer_.paintLegend(&p, lr.topLeft() + QPointF(10, 6), width() - 2 * kPad - 20, true,
                               scale_);
+        p.restore();
     }
     if (!message_.isEmpty()) {
         QFont f = chromeFont(14);
@@ -586,14 +609,16 @@ void GridView::paintEvent(QPaintEvent* e) {
         const QFont f = chromeFont(12);
         p.setFont(f);
         const QFontMetricsF fm(f);
-        const double w = fm.horizontalAdvance(hint_) + 24;
-        const QRectF b(c.viewport.center().x() - w / 2, c.viewport.bottom() - fm.height() - 22, w,
-                       fm.height() + 12);
+        const double maxW = std::max(120.0, c.viewport.width() - 16);
+        const QRectF tb = fm.boundingRect(QRectF(0, 0, maxW - 24, 1e6),
+                                          Qt::AlignCenter | Qt::TextWordWrap, hint_);
+        const double w = tb.width() + 24, h = tb.height() + 12;
+        const QRectF b(c.viewport.center().x() - w / 2, c.viewport.bottom() - h - 10, w, h);
         p.setPen(Qt::NoPen);
         p.setBrush(QColor(30, 34, 40, 215));
         p.drawRoundedRect(b, 6, 6);
         p.setPen(Qt::white);
-        p.drawText(b, Qt::AlignCenter, hint_);
+        p.drawText(b.adjusted(12, 6, -12, -6), Qt::AlignCenter | Qt::TextWordWrap, hint_);
     }
     ++paintCount_;
     lastPaintMs_ = t.nsecsElapsed() / 1e6;

@@ -161,7 +161,7 @@ void Presenter::applyLessonStep() {
         // Presenter mode shows one analysis: the step's replaces the previous one.
         shownDock_->hide();
         w_->addDockWidget(Qt::RightDockWidgetArea, dock);
-        w_->resizeDocks({dock}, {int(w_->width() * 0.45)}, Qt::Horizontal);
+        w_->resizeDocks({dock}, {int(w_->width() * 0.42)}, Qt::Horizontal);
         shownDock_ = dock;
     }
     dock->show();
@@ -223,7 +223,7 @@ void Presenter::setActive(bool on) {
             keep->raise();
             const QScreen* s = w_->screen();
             const int width = s ? s->geometry().width() : w_->width();
-            w_->resizeDocks({keep}, {int(width * 0.45)}, Qt::Horizontal);
+            w_->resizeDocks({keep}, {int(width * 0.42)}, Qt::Horizontal);
         }
         qApp->installEventFilter(this);
         grid->setFocus();

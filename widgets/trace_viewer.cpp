@@ -1,5 +1,6 @@
 #include "trace_viewer.h"
 
+#include "dock_sizing.h"
 #include "documentmodel.h"
 
 #include <QAction>
@@ -261,6 +262,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
         titles_[k]->setWordWrap(true);
         views_[k] = new GridView(this);
         views_[k]->setMinimumSize(200, 200);
+        views_[k]->setTitleVisible(false); // the label above names the layout and its shape
         open_[k] = new QPushButton(QStringLiteral("Open in Editor"), this);
         connect(open_[k], &QPushButton::clicked, this, [this, k] { emit openInEditor(k); });
         auto* bar = new QHBoxLayout;
@@ -731,6 +733,7 @@ QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* pa
     dock->setWidget(viewer);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     dock->hide();
+    growWhenShown(window, dock, 0.5, 520); // two grids side by side need the height
     if (doc) {
         QObject::connect(viewer, &TraceViewer::openInEditor, doc,
                          [doc](const QString& name, const QString& text) {
