@@ -2,8 +2,8 @@
 #include "bank_docks.h"
 
 #include "bank_panel.h"
-#include "dock_sizing.h"
 #include "bank_ub_panel.h"
+#include "dock_sizing.h"
 #include "evaluator.h"
 #include "fractal_panel.h"
 #include "mainwindow.h"

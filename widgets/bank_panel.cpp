@@ -19,9 +19,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
-#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -231,7 +231,8 @@ QString BankPanel::cellToolTip(int row, int col) const {
     const int bw = access_->plan.bank_width, banks = access_->plan.bank_count;
     const std::int64_t addr = tile_->addressOfCell(cell);
     const std::int64_t w0 = addr / bw, w1 = (addr + tile_->elementBytes() - 1) / bw;
-    QString t = QStringLiteral("<b>cell</b> (%1, %2) · byte address %3<br>").arg(row).arg(col).arg(addr);
+    QString t =
+        QStringLiteral("<b>cell</b> (%1, %2) · byte address %3<br>").arg(row).arg(col).arg(addr);
     if (w0 == w1)
         t += QStringLiteral("<b>bank</b> %1 · <b>word</b> %2").arg(w0 % banks).arg(w0);
     else
@@ -271,8 +272,9 @@ QString BankPanel::cellToolTip(int row, int col) const {
 bool BankPanel::analyze() {
     debounce_->stop();
     const QString key = layoutEdit_->text() + QChar(1) + accessEdit_->text() + QChar(1) +
-                        dtypeBox_->currentText() + QChar(1) + QString::number(vectorSpin_->value()) +
-                        QChar(1) + QString::number(storeBox_->isChecked());
+                        dtypeBox_->currentText() + QChar(1) +
+                        QString::number(vectorSpin_->value()) + QChar(1) +
+                        QString::number(storeBox_->isChecked());
     try {
         ts::Mapping m = ts::parseMapping(layoutEdit_->text().toStdString());
         const ts::Layout* l = std::get_if<ts::Layout>(&m);
@@ -414,8 +416,9 @@ void BankPanel::refreshView() {
     heat->addLegend({QColor(Qt::transparent), QStringLiteral("label: bank")});
     if (step_ >= 0) {
         heat->setNoneText(QStringLiteral("not in instruction %1").arg(step_ + 1));
-        heat->addLegend({CellMarksOverlay::kFrame,
-                         QStringLiteral("frame: instruction %1's cells, tag = lane").arg(step_ + 1)});
+        heat->addLegend(
+            {CellMarksOverlay::kFrame,
+             QStringLiteral("frame: instruction %1's cells, tag = lane").arg(step_ + 1)});
     }
     grid_->renderer().setCellColorOverlay(heat);
     grid_->renderer().clearOverlays();

@@ -18,7 +18,7 @@ namespace tsw {
 
 struct OverviewInput {
     int rows = 0, cols = 0;
-    const QRgb* colors = nullptr;        // rows * cols, row-major (effective colours)
+    const QRgb* colors = nullptr;         // rows * cols, row-major (effective colours)
     const std::int64_t* groups = nullptr; // per cell, or null (no grouping)
     std::function<QRgb(std::int64_t)> groupColor;
     const std::uint8_t* emphasised = nullptr; // per cell 0/1, or null

@@ -124,8 +124,8 @@ double GridRenderer::legendH() const {
 }
 
 QRectF GridRenderer::gridRect() const {
-    return QRectF(style_.margin + headerW(), style_.margin + titleH() + headerH(), model_.cols() * style_.cell,
-                  model_.rows() * style_.cell);
+    return QRectF(style_.margin + headerW(), style_.margin + titleH() + headerH(),
+                  model_.cols() * style_.cell, model_.rows() * style_.cell);
 }
 
 QSizeF GridRenderer::sceneSize() const {
@@ -213,9 +213,9 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
                 e.push_back({QColor(GridModel::groupColor(g)),
                              QStringLiteral("%1 %2").arg(model_.groupName()).arg(g)});
             if (n > 12)
-                e.push_back({QColor(Qt::transparent),
-                             QStringLiteral("… %1 %2s (colours repeat)").arg(n).arg(
-                                 model_.groupName())});
+                e.push_back(
+                    {QColor(Qt::transparent),
+                     QStringLiteral("… %1 %2s (colours repeat)").arg(n).arg(model_.groupName())});
         }
     }
     return e;

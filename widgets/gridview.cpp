@@ -20,8 +20,7 @@ namespace {
 constexpr double kMinScale = 0.0005;
 constexpr double kMaxScale = 12.0;
 constexpr double kPad = 6;
-constexpr double kTitlePx = 14, kSubtitlePx = 11, kHeaderPx = 11, kBannerPx = 12,
-                 kCaptionPx = 15;
+constexpr double kTitlePx = 14, kSubtitlePx = 11, kHeaderPx = 11, kBannerPx = 12, kCaptionPx = 15;
 const QColor kBackground(0xe9, 0xeb, 0xef);
 const QColor kHeaderBg(0xf7, 0xf8, 0xfa);
 
@@ -151,9 +150,10 @@ QString GridView::toolTipFor(int row, int col) const {
     if (cellToolTip_) return cellToolTip_(row, col);
     const CellInfo info = model().info(row, col);
     if (!info.valid) return {};
-    const QString how = model().kind() == GridModel::Kind::Fragment
-                            ? QStringLiteral("click: highlight this thread · shift-click: this slot")
-                            : QStringLiteral("click: highlight every cell with this value");
+    const QString how =
+        model().kind() == GridModel::Kind::Fragment
+            ? QStringLiteral("click: highlight this thread · shift-click: this slot")
+            : QStringLiteral("click: highlight every cell with this value");
     return info.toToolTip() + QStringLiteral("<br><span style='color:#667'>%1</span>").arg(how);
 }
 
@@ -171,8 +171,8 @@ GridView::Chrome GridView::chromeNoBars(double scale) const {
     const bool any = !renderer_.model().isEmpty();
     if (!caption_.isEmpty()) {
         const QFontMetricsF fm(chromeFont(kCaptionPx, true));
-        const QRectF r = fm.boundingRect(QRectF(0, 0, width() - 2 * kPad - 24, 1e6),
-                                         Qt::TextWordWrap, caption_);
+        const QRectF r =
+            fm.boundingRect(QRectF(0, 0, width() - 2 * kPad - 24, 1e6), Qt::TextWordWrap, caption_);
         c.captionH = std::ceil(std::min(r.height(), height() * 0.3) + 14 + kPad);
     }
     if (title_ && any)
@@ -629,8 +629,8 @@ void GridView::paintEvent(QPaintEvent* e) {
 void GridView::wheelEvent(QWheelEvent* e) {
     if (e->modifiers() & Qt::ControlModifier) {
         // Ctrl+wheel zooms around the cursor, as in browsers and image viewers.
-        const double steps = (e->angleDelta().y() ? e->angleDelta().y() : e->angleDelta().x()) /
-                             120.0;
+        const double steps =
+            (e->angleDelta().y() ? e->angleDelta().y() : e->angleDelta().x()) / 120.0;
         zoomBy(std::pow(1.2, steps), e->position());
         e->accept();
         return;

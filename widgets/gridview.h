@@ -71,7 +71,7 @@ public:
     std::optional<QPoint> cellAtWidget(QPointF p) const;
 
     // Geometry (widget coordinates) of what is on screen now.
-    QRectF cellArea() const;        // where cells are drawn (the viewport)
+    QRectF cellArea() const;         // where cells are drawn (the viewport)
     QRectF gridRectOnScreen() const; // the whole grid at the current zoom (may exceed cellArea)
     QRectF columnHeaderRect() const; // empty without headers
     QRectF rowHeaderRect() const;

@@ -129,8 +129,10 @@ void Presenter::applyLessonStep() {
     }
     QString caption = QString::fromStdString(l->caption);
     if (!caption.isEmpty() && doc->count() > 1)
-        caption = QStringLiteral("Step %1 of %2 · %3").arg(doc->active() + 1).arg(doc->count()).arg(
-            caption);
+        caption = QStringLiteral("Step %1 of %2 · %3")
+                      .arg(doc->active() + 1)
+                      .arg(doc->count())
+                      .arg(caption);
     grid->setCaption(caption);
     if (!docks_ || l->analysis.empty()) return;
     const ts::AnalysisSettings& a = l->analysis;
@@ -180,8 +182,7 @@ QDockWidget* Presenter::chooseAnalysisDock() const {
         const QString n = d->objectName();
         const bool analysis = n == QLatin1String("bankDock") || n == QLatin1String("ubDock") ||
                               n == QLatin1String("swizzleDock") ||
-                              n == QLatin1String("fractalDock") ||
-                              n == QLatin1String("rasterDock");
+                              n == QLatin1String("fractalDock") || n == QLatin1String("rasterDock");
         if (analysis && d->isVisible() && !d->visibleRegion().isEmpty()) return d;
     }
     return nullptr;

@@ -15,10 +15,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QPainter>
 #include <QVBoxLayout>
 #include <cmath>
 

@@ -285,8 +285,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     showDiffs_ = new QToolButton(this);
     showDiffs_->setText(QStringLiteral("Differences"));
     showDiffs_->setObjectName(QStringLiteral("showDifferences"));
-    showDiffs_->setToolTip(QStringLiteral(
-        "Cells that differ in the colour of their kind; cells that agree faded"));
+    showDiffs_->setToolTip(
+        QStringLiteral("Cells that differ in the colour of their kind; cells that agree faded"));
     for (QToolButton* b : {showLayouts_, showDiffs_}) {
         b->setCheckable(true);
         b->setAutoRaise(false);
@@ -394,7 +394,8 @@ void ComparisonView::setMode(Mode m) {
     showDiffs_->setEnabled(diff_.has_value());
     for (GridView* v : views_) {
         if (diff_ && m == Mode::Differences && !v->model().isEmpty())
-            v->renderer().setCellColorOverlay(std::make_shared<DiffColorOverlay>(*diff_, v->model()));
+            v->renderer().setCellColorOverlay(
+                std::make_shared<DiffColorOverlay>(*diff_, v->model()));
         else
             v->renderer().setCellColorOverlay(nullptr);
         v->update();
@@ -414,11 +415,10 @@ QString ComparisonView::countsText() const {
             .arg(n);
     };
     const QString showing =
-        mode_ == Mode::Layouts
-            ? (2 * c.differing() > c.cells
-                   ? QStringLiteral(" — showing the layouts (most cells differ)")
-                   : QStringLiteral(" — showing the layouts"))
-            : QStringLiteral(" — showing the differences");
+        mode_ == Mode::Layouts ? (2 * c.differing() > c.cells
+                                      ? QStringLiteral(" — showing the layouts (most cells differ)")
+                                      : QStringLiteral(" — showing the layouts"))
+                               : QStringLiteral(" — showing the differences");
     return QStringLiteral("<b>%1 of %2 cells differ</b>%3 &nbsp; ")
                .arg(c.differing())
                .arg(c.cells)

@@ -9,6 +9,7 @@
 
 #include "tilescope/mapping.h"
 
+#include <QElapsedTimer>
 #include <QScrollBar>
 #include <QSet>
 #include <QWheelEvent>
@@ -93,12 +94,35 @@ private slots:
         QVERIFY(said);
     }
 
+    // The largest drawable grid (2048 x 2048): the first paint at fit builds the overview, later
+    // ones reuse it. Figures only (timings are not asserted on a shared machine).
+    void overviewOfTheLargestGrid() {
+        GridView v;
+        v.resize(900, 760);
+        v.show();
+        QElapsedTimer t;
+        t.start();
+        const GridModel m = gridOf("make_gemm_c_fragment((2048, 2048), 256)");
+        const qint64 build = t.restart();
+        v.setModel(m);
+        v.grab();
+        const qint64 first = t.restart();
+        v.grab();
+        const qint64 again = t.restart();
+        v.zoomBy(2.0, v.cellArea().center()); // the next block size: a new overview level
+        v.grab();
+        const qint64 level = t.elapsed();
+        qInfo("2048x2048: model %lld ms, first paint %lld ms, repaint %lld ms, next level %lld ms",
+              build, first, again, level);
+        QVERIFY(v.renderer().overviewBlockAt(v.scale()) >= 2);
+    }
+
     // The aggregation rule on a known 4 x 4 input: majority colour, then group, then mean.
     void overviewAggregationRule() {
         const QRgb a = qRgb(200, 0, 0), b = qRgb(0, 200, 0), c = qRgb(0, 0, 200);
-        std::vector<QRgb> colors = {a, a, b, c,  //
-                                    a, b, c, a,  //
-                                    a, a, b, b,  //
+        std::vector<QRgb> colors = {a, a, b, c, //
+                                    a, b, c, a, //
+                                    a, a, b, b, //
                                     a, a, c, c};
         std::vector<std::int64_t> groups = {0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3};
         OverviewInput in;
@@ -106,14 +130,14 @@ private slots:
         in.colors = colors.data();
         QImage plain = aggregateOverview(in, 2);
         QCOMPARE(plain.size(), QSize(2, 2));
-        QCOMPARE(plain.pixel(0, 0), a);        // 3 of 4: majority
-        QCOMPARE(plain.pixel(0, 1), a);        // 4 of 4
+        QCOMPARE(plain.pixel(0, 0), a);                     // 3 of 4: majority
+        QCOMPARE(plain.pixel(0, 1), a);                     // 4 of 4
         QCOMPARE(plain.pixel(1, 0), QRgb(qRgb(0, 0, 200))); // b, c, c, a: c most common
         in.groups = groups.data();
         in.groupColor = [](std::int64_t g) { return qRgb(int(g) * 10, 1, 1); };
         QImage grouped = aggregateOverview(in, 2);
         QCOMPARE(grouped.pixel(1, 0), qRgb(10, 1, 1)); // no majority colour: the group's
-        QCOMPARE(grouped.pixel(1, 1), qRgb(30, 1, 1));  // b, b, c, c: group 3
+        QCOMPARE(grouped.pixel(1, 1), qRgb(30, 1, 1)); // b, b, c, c: group 3
         in.groups = nullptr;
         in.continuous = true;
         QImage mean = aggregateOverview(in, 2);
@@ -134,7 +158,8 @@ private slots:
         const QRectF vp = v.cellArea();
         // Pan to the middle of the grid.
         const QSizeF s = v.gridRectOnScreen().size();
-        v.setViewTransform(v.scale(), QPointF(vp.left() - s.width() / 2, vp.top() - s.height() / 2));
+        v.setViewTransform(v.scale(),
+                           QPointF(vp.left() - s.width() / 2, vp.top() - s.height() / 2));
         QVERIFY(v.gridRectOnScreen().top() < vp.top() - 100);
         QVERIFY(v.gridRectOnScreen().left() < vp.left() - 100);
         const QRectF ch = v.columnHeaderRect(), rh = v.rowHeaderRect();

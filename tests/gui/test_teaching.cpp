@@ -11,6 +11,8 @@
 #include "gridview.h"
 #include "mainwindow.h"
 #include "presenter.h"
+#include "raster_panel.h"
+#include "swizzle_panel.h"
 
 #include "tilescope/fractal.h"
 
@@ -188,7 +190,8 @@ private slots:
                 QCOMPARE(bank->layoutText(), QString::fromStdString(l.text));
                 QCOMPARE(bank->accessText(), QString::fromStdString(l.analysis.access));
                 QCOMPARE(bank->currentStep(), l.analysis.step);
-                const int shown = bank->cost()->instructions[std::size_t(l.analysis.step)].wavefronts;
+                const int shown =
+                    bank->cost()->instructions[std::size_t(l.analysis.step)].wavefronts;
                 QCOMPARE(shown, expected[i]);
                 const int said = numberBefore(caption, QStringLiteral("wavefronts?"));
                 QCOMPARE(said, shown);
@@ -227,8 +230,8 @@ private slots:
         p.resize(1100, 520);
         p.show();
         QVERIFY(p.applyView(QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"),
-                            QStringLiteral("lanes:lambda t: (t, 0)"), QStringLiteral("float32"),
-                            0, false, 0));
+                            QStringLiteral("lanes:lambda t: (t, 0)"), QStringLiteral("float32"), 0,
+                            false, 0));
         const QString tip = p.grid()->toolTipFor(5, 0);
         QVERIFY2(tip.contains(QStringLiteral("<b>bank</b> 0")), qPrintable(tip));
         QVERIFY(tip.contains(QStringLiteral("<b>word</b> 160"))); // 5 * 32 floats
@@ -251,13 +254,42 @@ private slots:
         QVERIFY(texts.contains(QStringLiteral("label: bank")));
         // Two bytes per element: an 8-byte element spans two banks and says so.
         QVERIFY(p.applyView(QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"),
-                            QStringLiteral("lanes:lambda t: (t, 0)"), QStringLiteral("float64"),
-                            0, false, 0));
+                            QStringLiteral("lanes:lambda t: (t, 0)"), QStringLiteral("float64"), 0,
+                            false, 0));
         QVERIFY(p.grid()->toolTipFor(1, 0).contains(QStringLiteral("<b>banks</b> 0–1")));
         // The heat grid is the panel's largest part: at the panel's default size its cells are
         // several pixels, not the 4 they were under a stacked chart.
         QCoreApplication::processEvents();
         QVERIFY(p.grid()->scale() * p.grid()->renderer().style().cell >= 8.0);
+    }
+
+    // The other analysis panels say what their colours mean: the swizzle tiles have numbered
+    // edges, a bank colour key and tooltips; the rasterization legend says colour = wave.
+    void analysisPanelsExplainTheirColours() {
+        SwizzlePanel sw;
+        sw.resize(1200, 700);
+        sw.show();
+        QVERIFY(sw.refresh());
+        for (GridView* g : {sw.beforeView(), sw.afterView(), sw.paddedView()}) {
+            QVERIFY(g->headersVisible());
+            QCoreApplication::processEvents();
+            QVERIFY(!g->columnHeaderRect().isEmpty());
+        }
+        QVERIFY(sw.findChild<QWidget*>(QStringLiteral("bankLegend")));
+        // Row 1 of the row-major 32x64 fp16 tile starts at byte 128: bank 0 again.
+        const QString tip = sw.beforeView()->toolTipFor(1, 0);
+        QVERIFY2(tip.contains(QStringLiteral("byte address 128")), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("<b>bank</b> 0")));
+        QVERIFY(sw.afterView()->toolTipFor(1, 0).contains(QStringLiteral("<b>bank</b> 4")));
+        RasterPanel r;
+        QVERIFY(r.refresh());
+        const auto entries = r.plainView()->renderer().legendEntries();
+        QVERIFY(!entries.empty());
+        QVERIFY(entries.front().text.contains(QStringLiteral("colour = wave")));
+        bool wave0 = false;
+        for (const LegendEntry& e : entries)
+            wave0 = wave0 || (e.text == QStringLiteral("wave 0") && e.color == categoricalColor(0));
+        QVERIFY(wave0);
     }
 };
 

@@ -11,9 +11,9 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
-#include <QToolButton>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace tsw;
@@ -168,9 +168,9 @@ void TestTraceViewer::conflictTogglesLayoutsAndDifferences() {
     QCOMPARE(c->diff()->counts.thread, 0);
     QVERIFY(c->countsText().contains(QStringLiteral("#c4c8ce;color:white'>&nbsp;thread")));
     // Few differences (the last row's threads shifted): the pair opens on "differences".
-    const ts::Mapping a = ts::parseMapping(
-        "T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
-        "forward_index_fn=lambda i, j: j % 2)");
+    const ts::Mapping a =
+        ts::parseMapping("T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
+                         "forward_index_fn=lambda i, j: j % 2)");
     const ts::Mapping b = ts::parseMapping(
         "T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2 + i // 7, "
         "forward_index_fn=lambda i, j: j % 2)");
