@@ -440,9 +440,10 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
         const double byWidth = cell * 0.94 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
         f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.45), byWidth) * scale_;
     }
-    // Too small for the full thread list of a replicated cell: its compact form.
+    // Too small for a comfortable full thread list of a replicated cell: its compact form (a
+    // list in a 6-pixel font is there but unreadable).
     bool compact = false;
-    if (lines == 2 && f[0] < style_.minLabelPx && model_.maxCompactChars() > 0) {
+    if (lines == 2 && f[0] < 9.0 && model_.maxCompactChars() > 0) {
         const double byWidth = cell * 0.94 / (model_.maxCompactChars() * 0.60);
         const double fc = std::min(cell * 0.30, byWidth) * scale_;
         if (fc > f[0]) {

@@ -166,6 +166,7 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
         v->setMinimumSize(220, 180);
         v->setMaximumHeight(300);
         auto* box = new QGroupBox(QString::fromLatin1(title), this);
+        box->setMaximumHeight(330);
         auto* bl = new QVBoxLayout(box);
         bl->setContentsMargins(2, 2, 2, 2);
         bl->addWidget(v);
@@ -209,7 +210,7 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
     v->addLayout(form);
     v->addWidget(searchBtn);
     v->addWidget(proposal_);
-    v->addWidget(results_);
+    v->addWidget(results_, 1); // spare height goes to the table, not the grids
 
     auto update = [this] { refresh(); };
     connect(rows_, &QSpinBox::valueChanged, this, update);
