@@ -2,6 +2,7 @@
 
 #include "tilescope/limits.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -106,8 +107,12 @@ Document parseDocument(const std::string& text, const std::string& file) {
             a.access = getString(*an, "access", ap, file, a.panel == "banks");
             a.dtype = getString(*an, "dtype", ap, file, false, "float16");
             a.fractal = getString(*an, "fractal", ap, file, false, "zN");
-            if (a.fractal != "zN" && a.fractal != "nZ" && a.fractal != "zZ" && a.fractal != "L0C")
-                throw DocumentError(file, ap + "/fractal", "expected zN, nZ, zZ or L0C");
+            // Both conventions (fractal.h): CATLASS zN/nZ/zZ/L0C, tilelang-ascend NZ/ZN/ZZ.
+            static const char* kKinds[] = {"zN", "nZ", "zZ", "L0C", "NZ", "ZN", "ZZ", "zz", "l0c"};
+            if (std::find(std::begin(kKinds), std::end(kKinds), a.fractal) == std::end(kKinds))
+                throw DocumentError(file, ap + "/fractal",
+                                    "expected zN, nZ, zZ or L0C (CATLASS) or NZ, ZN, ZZ "
+                                    "(tilelang-ascend)");
             auto integer = [&](const char* key, int lo, int hi, int fallback) {
                 auto it = an->find(key);
                 if (it == an->end()) return fallback;

@@ -25,7 +25,7 @@ struct AnalysisSettings {
     int vector = 0;             // banks: elements per lane access, 0 = automatic
     bool store = false;         // banks: stores instead of loads
     int step = -1;              // banks: the instruction shown, -1 = all
-    std::string fractal = "zN"; // fractal: zN | nZ | zZ | L0C
+    std::string fractal = "zN"; // fractal: zN, nZ, zZ, L0C or tilelang-ascend NZ, ZN, ZZ
     bool operator==(const AnalysisSettings&) const = default;
     bool empty() const { return panel.empty(); }
 };
