@@ -3,6 +3,7 @@
 
 #include "bank_panel.h"
 #include "bank_ub_panel.h"
+#include "dock_sizing.h"
 #include "evaluator.h"
 #include "fractal_panel.h"
 #include "mainwindow.h"
@@ -39,12 +40,14 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
             first = d;
         d->hide();
         menu->addAction(d->toggleViewAction());
+        // An analysis is read, not glanced at: it opens tall enough for its grids' numbers.
+        growWhenShown(w, d);
         return d;
     };
     bankDock_ = dock(QStringLiteral("Bank conflicts"), QStringLiteral("bankDock"), bank_);
     dock(QStringLiteral("Ascend UB banks"), QStringLiteral("ubDock"), ub_);
     dock(QStringLiteral("Swizzle"), QStringLiteral("swizzleDock"), swizzle_);
-    dock(QStringLiteral("Ascend fractals"), QStringLiteral("fractalDock"), fractal_);
+    fractalDock_ = dock(QStringLiteral("Ascend fractals"), QStringLiteral("fractalDock"), fractal_);
     dock(QStringLiteral("Block rasterization"), QStringLiteral("rasterDock"), raster_);
     connect(w->evaluator(), &LayoutEvaluator::finished, this, [this](const EvalResult& r) {
         if (r.ok && r.mapping && std::holds_alternative<ts::Layout>(*r.mapping))

@@ -26,6 +26,7 @@ public:
     FractalPanel* fractalPanel() const { return fractal_; }
     RasterPanel* rasterPanel() const { return raster_; }
     QDockWidget* bankDock() const { return bankDock_; }
+    QDockWidget* fractalDock() const { return fractalDock_; }
 
 private:
     BankPanel* bank_;
@@ -34,6 +35,7 @@ private:
     FractalPanel* fractal_;
     RasterPanel* raster_;
     QDockWidget* bankDock_ = nullptr;
+    QDockWidget* fractalDock_ = nullptr;
 };
 
 } // namespace tsw

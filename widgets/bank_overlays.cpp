@@ -2,6 +2,7 @@
 #include "bank_overlays.h"
 
 #include <QPainter>
+#include <algorithm>
 #include <cmath>
 
 namespace tsw {
@@ -41,9 +42,33 @@ std::optional<QRgb> HeatOverlay::cellColor(int row, int col) const {
 }
 
 std::vector<LegendEntry> HeatOverlay::legend() const {
-    return {{heatColor(0), QStringLiteral("%1 %2").arg(lo_).arg(unit_)},
-            {heatColor(1), QStringLiteral("%1 %2").arg(hi_).arg(unit_)},
-            {QColor(236, 236, 236), QStringLiteral("not accessed")}};
+    std::vector<double> present;
+    bool untouched = false;
+    for (double v : values_) {
+        if (std::isnan(v)) {
+            untouched = true;
+            continue;
+        }
+        if (std::find(present.begin(), present.end(), v) == present.end()) present.push_back(v);
+        if (present.size() > 8) break;
+    }
+    std::sort(present.begin(), present.end());
+    auto name = [this](double v) {
+        return QStringLiteral("%1 %2%3").arg(v).arg(unit_).arg(v == 1 ? "" : "s");
+    };
+    auto colorOf = [this](double v) { return heatColor(hi_ > lo_ ? (v - lo_) / (hi_ - lo_) : 0); };
+    std::vector<LegendEntry> e;
+    if (present.size() <= 8) {
+        for (double v : present)
+            e.push_back({colorOf(v), name(v)});
+    } else {
+        e.push_back({heatColor(0), name(lo_)});
+        e.push_back({heatColor(0.5), QStringLiteral("…")});
+        e.push_back({heatColor(1), name(hi_)});
+    }
+    if (untouched || values_.empty()) e.push_back({QColor(236, 236, 236), none_});
+    e.insert(e.end(), extra_.begin(), extra_.end());
+    return e;
 }
 
 CategoryOverlay::CategoryOverlay(int cols, std::vector<std::int64_t> cats, QRgb none,
@@ -92,11 +117,16 @@ CellMarksOverlay::CellMarksOverlay(std::vector<Mark> marks, std::vector<std::pai
 
 void CellMarksOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& cells) const {
     p.save();
-    p.setPen(QPen(frame_, 2));
+    // Frames thin with the cells, and vanish below a few pixels, where they would hide the
+    // heat colour they surround.
+    const double px = r.deviceCellRect(0, 0).width();
+    const double pw = std::clamp(px / 10.0, 1.0, 2.0);
+    p.setPen(QPen(frame_, pw));
     p.setBrush(Qt::NoBrush);
     for (auto [row, col] : framed_) {
+        if (px < 6) break;
         if (!cells.contains(col, row)) continue;
-        p.drawRect(r.deviceCellRect(row, col).adjusted(1, 1, -1, -1));
+        p.drawRect(r.deviceCellRect(row, col).adjusted(pw / 2, pw / 2, -pw / 2, -pw / 2));
     }
     for (const Mark& m : marks_) {
         if (!cells.contains(m.col, m.row)) continue;
@@ -110,7 +140,7 @@ void CellMarksOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& ce
         p.fillRect(tag, QColor(0, 90, 200, 210));
         p.setPen(Qt::white);
         p.drawText(tag, Qt::AlignCenter, m.text);
-        p.setPen(QPen(frame_, 2));
+        p.setPen(QPen(frame_, pw));
     }
     p.restore();
 }

@@ -15,9 +15,13 @@ namespace tsw {
 // yellow -> red ramp over [lo, hi]. The legend names the ends.
 class HeatOverlay : public CellColorOverlay {
 public:
+    // `unit` is singular ("wavefront"); the legend pluralises it.
     HeatOverlay(int cols, std::vector<double> values, double lo, double hi, QString unit);
     std::optional<QRgb> cellColor(int row, int col) const override;
+    // One entry per value present (up to 8, else the two ends), the untouched colour, extras.
     std::vector<LegendEntry> legend() const override;
+    void setNoneText(const QString& t) { none_ = t; }
+    void addLegend(const LegendEntry& e) { extra_.push_back(e); }
     quint64 revision() const override { return revision_; }
     double value(int row, int col) const;
     static QColor heatColor(double t); // t in 0..1
@@ -27,6 +31,8 @@ private:
     std::vector<double> values_;
     double lo_, hi_;
     QString unit_;
+    QString none_ = QStringLiteral("not accessed");
+    std::vector<LegendEntry> extra_;
     quint64 revision_;
 };
 
@@ -71,8 +77,9 @@ public:
         int row, col;
         QString text;
     };
+    static inline const QColor kFrame = QColor(0, 90, 200);
     CellMarksOverlay(std::vector<Mark> marks, std::vector<std::pair<int, int>> framed,
-                     QColor frame = QColor(0, 90, 200));
+                     QColor frame = kFrame);
     void paint(QPainter& p, const GridRenderer& r, const QRect& cells) const override;
 
 private:

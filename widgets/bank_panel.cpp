@@ -8,7 +8,6 @@
 #include "tilescope/errors.h"
 #include "tilescope/mapping.h"
 
-#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -20,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -77,9 +77,7 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     measured_->hide();
 
     grid_ = new GridView(this);
-    GridRenderer::Style st = grid_->renderer().style();
-    st.title = false;
-    grid_->renderer().setStyle(st);
+    grid_->setTitleVisible(false);
 
     auto* chart = new QChart;
     chart->legend()->hide();
@@ -94,25 +92,49 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     slider_->setRange(-1, -1);
     playButton_ = new QPushButton(QStringLiteral("Play"), this);
     playButton_->setObjectName(QStringLiteral("bankPlay"));
+    // Step buttons: a teacher walks through a warp's instructions at the class's pace.
+    stepBack_ = new QPushButton(QStringLiteral("◀ Step"), this);
+    stepBack_->setObjectName(QStringLiteral("bankStepBack"));
+    stepBack_->setToolTip(
+        QStringLiteral("Previous instruction (Alt+Left; Left in presenter mode). Before the "
+                       "first: all instructions."));
+    stepForward_ = new QPushButton(QStringLiteral("Step ▶"), this);
+    stepForward_->setObjectName(QStringLiteral("bankStepForward"));
+    stepForward_->setToolTip(
+        QStringLiteral("Next instruction (Alt+Right; Right or Space in presenter mode)"));
     stepLabel_ = new QLabel(this);
+    stepLabel_->setObjectName(QStringLiteral("bankStepLabel"));
     auto* stepRow = new QHBoxLayout;
+    stepRow->addWidget(stepBack_);
     stepRow->addWidget(playButton_);
+    stepRow->addWidget(stepForward_);
     stepRow->addWidget(slider_, 1);
-    stepRow->addWidget(stepLabel_);
+    stepLabel_->setWordWrap(true);
+    totals_->setWordWrap(true);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(grid_);
-    split->addWidget(chartView_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    // The heat grid takes the panel's whole height (cells large enough to read their numbers);
+    // the inputs, totals, step controls and the per-bank chart stand beside it.
+    grid_->setMinimumSize(320, 260);
+    grid_->setCellToolTip([this](int r, int c) { return cellToolTip(r, c); });
+    chartView_->setMinimumSize(300, 190);
+    auto* side = new QWidget(this);
+    auto* sv = new QVBoxLayout(side);
+    sv->setContentsMargins(0, 0, 0, 0);
+    split_ = new QSplitter(Qt::Horizontal, this);
+    split_->addWidget(grid_);
+    split_->addWidget(side);
+    split_->setStretchFactor(0, 1);
+    split_->setStretchFactor(1, 1);
 
+    sv->addLayout(form);
+    sv->addWidget(errorLabel_);
+    sv->addWidget(totals_);
+    sv->addWidget(measured_);
+    sv->addLayout(stepRow);
+    sv->addWidget(stepLabel_);
+    sv->addWidget(chartView_, 1);
     auto* v = new QVBoxLayout(this);
-    v->addLayout(form);
-    v->addWidget(errorLabel_);
-    v->addWidget(totals_);
-    v->addWidget(measured_);
-    v->addLayout(stepRow);
-    v->addWidget(split, 1);
+    v->addWidget(split_, 1);
 
     timer_ = new QTimer(this);
     timer_->setInterval(700);
@@ -132,10 +154,20 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     connect(storeBox_, &QCheckBox::toggled, debounce_, qOverload<>(&QTimer::start));
     connect(slider_, &QSlider::valueChanged, this, &BankPanel::setCurrentStep);
     connect(playButton_, &QPushButton::clicked, this, &BankPanel::togglePlay);
+    connect(stepBack_, &QPushButton::clicked, this, &BankPanel::stepBack);
+    connect(stepForward_, &QPushButton::clicked, this, &BankPanel::stepForward);
     analyze();
 }
 
 BankPanel::~BankPanel() = default;
+
+void BankPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // Beside the controls in a wide panel (docked below the grid), above them in a tall one
+    // (docked at the side, presenter mode): the heat grid always gets the long side.
+    const Qt::Orientation o = width() >= height() * 1.3 ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() != o) split_->setOrientation(o);
+}
 
 void BankPanel::setLayoutText(const QString& t) {
     layoutEdit_->setText(t);
@@ -167,8 +199,82 @@ bool BankPanel::isPlaying() const {
     return timer_->isActive();
 }
 
+bool BankPanel::applyView(const QString& layoutText, const QString& access, const QString& dtype,
+                          int vector, bool store, int step) {
+    const QSignalBlocker b1(layoutEdit_), b2(accessEdit_), b3(dtypeBox_), b4(vectorSpin_),
+        b5(storeBox_);
+    layoutEdit_->setText(layoutText);
+    accessEdit_->setText(access);
+    dtypeBox_->setCurrentText(dtype);
+    vectorSpin_->setValue(vector);
+    storeBox_->setChecked(store);
+    if (!analyze()) return false;
+    setCurrentStep(step);
+    return true;
+}
+
+void BankPanel::stepForward() {
+    pause();
+    setCurrentStep(std::min(step_ + 1, instructionCount() - 1));
+}
+
+void BankPanel::stepBack() {
+    pause();
+    setCurrentStep(std::max(step_ - 1, -1));
+}
+
+QString BankPanel::cellToolTip(int row, int col) const {
+    if (!tile_ || !access_ || !cost_) return {};
+    const int cols = grid_->model().cols();
+    const std::int64_t cell = std::int64_t(row) * cols + col;
+    if (cell < 0 || cell >= tile_->cells()) return {};
+    const int bw = access_->plan.bank_width, banks = access_->plan.bank_count;
+    const std::int64_t addr = tile_->addressOfCell(cell);
+    const std::int64_t w0 = addr / bw, w1 = (addr + tile_->elementBytes() - 1) / bw;
+    QString t =
+        QStringLiteral("<b>cell</b> (%1, %2) · byte address %3<br>").arg(row).arg(col).arg(addr);
+    if (w0 == w1)
+        t += QStringLiteral("<b>bank</b> %1 · <b>word</b> %2").arg(w0 % banks).arg(w0);
+    else
+        t += QStringLiteral("<b>banks</b> %1–%2 · <b>words</b> %3–%4")
+                 .arg(w0 % banks)
+                 .arg(w1 % banks)
+                 .arg(w0)
+                 .arg(w1);
+    // The lanes touching it, per instruction (only the current one while stepping).
+    QStringList rows;
+    const int n = instructionCount();
+    for (int i = 0; i < n && rows.size() < 8; ++i) {
+        if (step_ >= 0 && i != step_) continue;
+        QStringList lanes;
+        for (const ts::LaneTouch& lt : access_->touches[std::size_t(i)])
+            for (std::int32_t c : access_->cellsOf(lt))
+                if (c == cell) {
+                    lanes << QString::number(lt.lane);
+                    break;
+                }
+        if (!lanes.isEmpty())
+            rows << QStringLiteral("instruction %1 (%2 wavefront%3): %4 %5")
+                        .arg(i + 1)
+                        .arg(cost_->instructions[std::size_t(i)].wavefronts)
+                        .arg(cost_->instructions[std::size_t(i)].wavefronts == 1 ? "" : "s")
+                        .arg(lanes.size() == 1 ? QStringLiteral("lane") : QStringLiteral("lanes"))
+                        .arg(lanes.join(QStringLiteral(", ")));
+    }
+    if (rows.isEmpty())
+        t += step_ >= 0 ? QStringLiteral("<br>not accessed by instruction %1").arg(step_ + 1)
+                        : QStringLiteral("<br>not accessed");
+    else
+        t += QStringLiteral("<br><b>lanes</b> ") + rows.join(QStringLiteral("<br>"));
+    return t;
+}
+
 bool BankPanel::analyze() {
     debounce_->stop();
+    const QString key = layoutEdit_->text() + QChar(1) + accessEdit_->text() + QChar(1) +
+                        dtypeBox_->currentText() + QChar(1) +
+                        QString::number(vectorSpin_->value()) + QChar(1) +
+                        QString::number(storeBox_->isChecked());
     try {
         ts::Mapping m = ts::parseMapping(layoutEdit_->text().toStdString());
         const ts::Layout* l = std::get_if<ts::Layout>(&m);
@@ -183,7 +289,14 @@ bool BankPanel::analyze() {
         cost_ = ts::analyzePlan(a.plan);
         access_ = std::move(a);
         tile_ = std::move(tile);
-        grid_->setModel(GridModel::fromMapping(m, ViewMode::Input, ColorMode::Thread), true);
+        // The heat grid's cells are labelled with their bank (two digits fit small cells; a
+        // click highlights every cell of that bank).
+        std::vector<std::int64_t> banks(std::size_t(tile_->cells()));
+        const int bw = access_->plan.bank_width, nb = access_->plan.bank_count;
+        for (std::int64_t c = 0; c < tile_->cells(); ++c)
+            banks[std::size_t(c)] = tile_->addressOfCell(c) / bw % nb;
+        grid_->setModel(tableGrid(tile_->shape(), 1, std::move(banks), {nb}, ViewMode::Input),
+                        true);
         error_.clear();
         errorLabel_->hide();
     } catch (const std::exception& e) {
@@ -194,12 +307,15 @@ bool BankPanel::analyze() {
         return false;
     }
     const int n = instructionCount();
-    pause();
+    // The same inputs analysed again (a layout re-sent after an edit elsewhere) keep the step.
+    const int keep = key == analyzedKey_ ? std::clamp(step_, -1, n - 1) : -1;
+    analyzedKey_ = key;
+    if (keep < 0) pause();
     slider_->blockSignals(true);
     slider_->setRange(-1, n - 1);
-    slider_->setValue(-1);
+    slider_->setValue(keep);
     slider_->blockSignals(false);
-    step_ = -1;
+    step_ = keep;
     refreshView();
     emit analyzed(true);
     return true;
@@ -295,8 +411,16 @@ void BankPanel::refreshView() {
         hi = std::max<double>(hi, ic.wavefronts);
     }
     if (lo > hi) lo = hi = 0;
-    grid_->renderer().setCellColorOverlay(std::make_shared<HeatOverlay>(
-        cols, std::move(values), lo, std::max(hi, lo + 1), QStringLiteral("wavefronts")));
+    auto heat = std::make_shared<HeatOverlay>(cols, std::move(values), lo, std::max(hi, lo + 1),
+                                              QStringLiteral("wavefront"));
+    heat->addLegend({QColor(Qt::transparent), QStringLiteral("label: bank")});
+    if (step_ >= 0) {
+        heat->setNoneText(QStringLiteral("not in instruction %1").arg(step_ + 1));
+        heat->addLegend(
+            {CellMarksOverlay::kFrame,
+             QStringLiteral("frame: instruction %1's cells, tag = lane").arg(step_ + 1)});
+    }
+    grid_->renderer().setCellColorOverlay(heat);
     grid_->renderer().clearOverlays();
     if (step_ >= 0) {
         std::vector<CellMarksOverlay::Mark> marks;
@@ -318,6 +442,8 @@ void BankPanel::refreshView() {
     grid_->update();
     totals_->setText(QStringLiteral("<b>%1</b>").arg(totalsText().toHtmlEscaped()));
     stepLabel_->setText(stepText());
+    stepBack_->setEnabled(step_ > -1);
+    stepForward_->setEnabled(step_ < instructionCount() - 1);
     updateChart();
 }
 
@@ -370,11 +496,15 @@ void BankPanel::updateChart() {
     series->append(set);
     series->setBarWidth(0.9);
     chart->addSeries(series);
-    auto* ax = new QBarCategoryAxis;
-    QStringList cats;
-    for (std::size_t b = 0; b < h.size(); ++b)
-        cats << QString::number(b);
-    ax->append(cats);
+    // Banks on a value axis labelled every 4th bank: 32 category labels do not fit a narrow
+    // chart and were elided to dots.
+    auto* ax = new QValueAxis;
+    ax->setRange(-0.5, double(h.size()) - 0.5);
+    ax->setTickType(QValueAxis::TicksDynamic);
+    ax->setTickAnchor(0);
+    ax->setTickInterval(h.size() > 16 ? 4 : 1);
+    ax->setLabelFormat(QStringLiteral("%d"));
+    ax->setGridLineVisible(false);
     ax->setTitleText(QStringLiteral("bank"));
     auto* ay = new QValueAxis;
     ay->setRange(0, std::ceil(mx));

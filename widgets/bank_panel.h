@@ -21,6 +21,7 @@ class QLineEdit;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QSplitter;
 class QTimer;
 
 namespace tsw {
@@ -51,6 +52,11 @@ public:
     bool analyze();
     QString errorText() const { return error_; }
 
+    // Everything at once (a lesson step): inputs set without intermediate analyses, analysed
+    // now, then `step` shown (-1 = all). False (and errorText()) on bad input.
+    bool applyView(const QString& layoutText, const QString& access, const QString& dtype,
+                   int vector, bool store, int step);
+
     int instructionCount() const;
     int currentStep() const { return step_; } // -1: all instructions
     bool isPlaying() const;
@@ -61,17 +67,27 @@ public:
     GridView* grid() const { return grid_; }
     QChartView* chart() const { return chartView_; }
     QSlider* slider() const { return slider_; }
+    QPushButton* stepBackButton() const { return stepBack_; }
+    QPushButton* stepForwardButton() const { return stepForward_; }
+    // What the heat grid's tooltip says about a cell: bank, word and the lanes that touch it.
+    QString cellToolTip(int row, int col) const;
 
 public slots:
     void setCurrentStep(int step); // -1 = all
     void play();
     void pause();
     void togglePlay();
+    // One instruction forward / back ("all" sits before the first).
+    void stepForward();
+    void stepBack();
     void setPlayIntervalMs(int ms);
 
 signals:
     void analyzed(bool ok);
     void stepChanged(int step);
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void refreshView();
@@ -84,9 +100,11 @@ private:
     QLabel *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
     GridView* grid_;
     QChartView* chartView_;
+    QSplitter* split_;
     QBarSet* bars_ = nullptr;
     QSlider* slider_;
-    QPushButton* playButton_;
+    QPushButton *playButton_, *stepBack_, *stepForward_;
+    QString analyzedKey_; // the inputs of the last successful analysis
     QTimer* timer_;
     QTimer* debounce_;
     QString error_;

@@ -56,13 +56,12 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     info_->setWordWrap(true);
     logical_ = new GridView(this);
     physical_ = new GridView(this);
-    auto* grids = new QHBoxLayout;
+    grids_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    auto* grids = grids_;
     for (auto [title, v] : std::initializer_list<std::pair<const char*, GridView*>>{
              {"logical tile (label: storage offset)", logical_},
              {"physical storage (label: logical cell; grey: padding)", physical_}}) {
-        GridRenderer::Style st = v->renderer().style();
-        st.title = false;
-        v->renderer().setStyle(st);
+        v->setTitleVisible(false);
         v->setMinimumSize(260, 240);
         auto* box = new QGroupBox(QString::fromLatin1(title), this);
         auto* bl = new QVBoxLayout(box);
@@ -80,6 +79,13 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     connect(dtype_, &QComboBox::currentTextChanged, this, update);
     connect(kind_, &QComboBox::currentTextChanged, this, update);
     refresh();
+}
+
+void FractalPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // Side by side in a wide panel, one above the other in a tall one (presenter mode).
+    const auto d = width() >= height() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (grids_->direction() != d) grids_->setDirection(d);
 }
 
 void FractalPanel::setTile(int r, int c, const QString& dtype, const QString& kind) {

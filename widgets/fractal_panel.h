@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -31,7 +32,11 @@ public:
     GridView* logicalView() const { return logical_; }
     GridView* physicalView() const { return physical_; }
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    QBoxLayout* grids_;
     QSpinBox *rows_, *cols_;
     QComboBox *dtype_, *kind_;
     QLabel* info_;

@@ -357,6 +357,35 @@ const std::vector<LegendEntry>& GridModel::legend() const {
     return d_ ? d_->legend : none;
 }
 
+bool GridModel::hasGroups() const {
+    return d_ && d_->kind == Kind::Fragment &&
+           (d_->color == ColorMode::Thread || d_->color == ColorMode::Warp);
+}
+
+std::int64_t GridModel::group(int r, int c) const {
+    if (!hasGroups()) return -1;
+    const std::int64_t cell = std::int64_t(r) * d_->cols + c;
+    return d_->frag.threads[std::size_t(cell * d_->frag.replicate)] / 32;
+}
+
+QRgb GridModel::groupColor(std::int64_t g) {
+    return categoricalColor(g).rgb();
+}
+
+QString GridModel::groupName() const {
+    return hasGroups() ? QStringLiteral("warp") : QString();
+}
+
+std::int64_t GridModel::groupCount() const {
+    return hasGroups() ? (std::max<std::int64_t>(d_->frag.threadExtent, 1) + 31) / 32 : 0;
+}
+
+bool GridModel::continuousColors() const {
+    if (!d_) return false;
+    if (d_->kind == Kind::LayoutInput || d_->kind == Kind::LayoutOutput) return true;
+    return d_->kind == Kind::Fragment && d_->color == ColorMode::Slot && d_->localCount > 12;
+}
+
 bool GridModel::filled(int r, int c) const {
     if (!d_) return false;
     if (d_->kind == Kind::LayoutOutput) return d_->src[std::int64_t(r) * d_->cols + c] >= 0;
@@ -410,6 +439,19 @@ QString GridModel::label(int r, int c, int line) const {
     default:
         return {};
     }
+}
+
+QString GridModel::compactLabel(int r, int c) const {
+    if (!d_ || d_->kind != Kind::Fragment || d_->frag.replicate <= 1) return {};
+    const std::int64_t cell = std::int64_t(r) * d_->cols + c;
+    const std::int64_t R = d_->frag.replicate;
+    return QStringLiteral("T%1 ×%2").arg(d_->frag.threads[std::size_t(cell * R)]).arg(R);
+}
+
+int GridModel::maxCompactChars() const {
+    if (!d_ || d_->kind != Kind::Fragment || d_->frag.replicate <= 1) return 0;
+    return 3 + digits(std::max<std::int64_t>(d_->frag.threadExtent - 1, 0)) +
+           digits(d_->frag.replicate);
 }
 
 QString CellInfo::toToolTip() const {

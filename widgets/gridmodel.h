@@ -83,6 +83,10 @@ public:
     int labelLines() const;        // 1 or 2
     QString label(int r, int c, int line) const;
     int maxLabelChars(int line) const; // the longest label of that line (for font sizing)
+    // A shorter first line for cells too small for the full one: replicated fragments list
+    // every thread in full ("T0/32/64/96") and compactly ("T0 ×4"); empty when there is none.
+    QString compactLabel(int r, int c) const;
+    int maxCompactChars() const; // 0 when there are no compact labels
     QString rowHeader(int r) const { return QString::number(r); }
     QString colHeader(int c) const { return QString::number(c); }
     CellInfo info(int r, int c) const;
@@ -93,6 +97,16 @@ public:
     QString describe(const Highlight& h) const;
 
     const std::vector<LegendEntry>& legend() const;
+
+    // Overview support (grid_overview.h): cells fall into groups whose colour summarises a
+    // block too small to show its cells: a fragment's warps when colouring by thread or warp.
+    bool hasGroups() const;
+    std::int64_t group(int r, int c) const; // -1 without groups
+    static QRgb groupColor(std::int64_t g);
+    QString groupName() const; // "warp"
+    std::int64_t groupCount() const;
+    // Colours on a continuous ramp (offsets, many slots): a block's mean is meaningful.
+    bool continuousColors() const;
 
     // Per-cell diff marks for comparison views (0 = none); owned by whoever compares two models.
     void setMarks(std::vector<std::uint8_t> marks);

@@ -1,5 +1,7 @@
 #include "gridrenderer.h"
 
+#include "grid_overview.h"
+
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QPageSize>
@@ -16,12 +18,10 @@ namespace tsw {
 
 namespace {
 
-constexpr double kMargin = 14;
 constexpr double kHeaderFont = 11;
 constexpr double kTitleFont = 15;
 constexpr double kSubtitleFont = 11;
 constexpr double kLegendFont = 11;
-constexpr double kMaxPixels = 120e6;
 const QColor kInk(0x1d, 0x21, 0x27);
 const QColor kMuted(0x5f, 0x66, 0x70);
 
@@ -39,17 +39,16 @@ QFont fontPx(const QString& family, double px, bool bold = false) {
     return f;
 }
 
-int niceStep(double raw) {
-    int s = 1;
-    static const int kSteps[] = {1, 2, 5};
-    for (int mag = 1;; mag *= 10)
-        for (int k : kSteps) {
-            s = k * mag;
-            if (s >= raw) return s;
-        }
-}
-
 } // namespace
+
+int headerStep(double labelPx, double cellPx) {
+    const double raw = cellPx > 0 ? labelPx / cellPx : 1e9;
+    static const int kSteps[] = {1, 2, 5};
+    for (int mag = 1; mag < 1000000000; mag *= 10)
+        for (int k : kSteps)
+            if (k * mag >= raw) return k * mag;
+    return 1000000000;
+}
 
 // ---------------------------------------------------------------- ValueColorOverlay
 
@@ -125,19 +124,19 @@ double GridRenderer::legendH() const {
 }
 
 QRectF GridRenderer::gridRect() const {
-    return QRectF(kMargin + headerW(), kMargin + titleH() + headerH(), model_.cols() * style_.cell,
-                  model_.rows() * style_.cell);
+    return QRectF(style_.margin + headerW(), style_.margin + titleH() + headerH(),
+                  model_.cols() * style_.cell, model_.rows() * style_.cell);
 }
 
 QSizeF GridRenderer::sceneSize() const {
     const QRectF g = gridRect();
-    double w = g.right() + kMargin;
+    double w = g.right() + style_.margin;
     if (style_.title) {
         // Keep the title on the page for narrow grids.
         QFontMetricsF fm(fontPx(style_.fontFamily, kTitleFont, true));
-        w = std::max(w, g.left() + fm.horizontalAdvance(model_.title()) + kMargin);
+        w = std::max(w, g.left() + fm.horizontalAdvance(model_.title()) + style_.margin);
     }
-    return {std::ceil(w), std::ceil(g.bottom() + kMargin + legendH())};
+    return {std::ceil(w), std::ceil(g.bottom() + style_.margin + legendH())};
 }
 
 QRectF GridRenderer::cellRect(int row, int col) const {
@@ -167,29 +166,76 @@ QRgb GridRenderer::effectiveColor(int row, int col) const {
     return c;
 }
 
-std::vector<LegendEntry> GridRenderer::legendEntries() const {
+int GridRenderer::overviewBlockAt(double scale) const {
+    return overviewBlock(style_.cell * scale);
+}
+
+bool GridRenderer::overviewGroupsAt(double scale) const {
+    return !colorOverlay_ && model_.hasGroups() && overviewBlockAt(scale) > 1;
+}
+
+std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
+    if (scale < 0) scale = scale_;
     std::vector<LegendEntry> e;
     if (model_.kind() == GridModel::Kind::Fragment)
         e.push_back({QColor(Qt::transparent), QStringLiteral("T = thread, L = register slot")});
+    bool overlay = false;
     if (colorOverlay_) {
         auto o = colorOverlay_->legend();
         if (!o.empty()) {
             e.insert(e.end(), o.begin(), o.end());
-            return e;
+            overlay = true;
         }
     }
-    const auto& m = model_.legend();
-    e.insert(e.end(), m.begin(), m.end());
+    if (!overlay) {
+        const auto& m = model_.legend();
+        e.insert(e.end(), m.begin(), m.end());
+    }
+    const int k = overviewBlockAt(scale);
+    if (k > 1 && !model_.isEmpty()) {
+        // Below a pixel per cell the colours summarise blocks: say how, with the group colours.
+        const QString rule =
+            overviewGroupsAt(scale)
+                ? QStringLiteral("overview (%1×%1 cells per pixel): the colour of most of a "
+                                 "block's cells, else of its most common %2:")
+                      .arg(k)
+                      .arg(model_.groupName())
+                : QStringLiteral("overview (%1×%1 cells per pixel): the colour of most of a "
+                                 "block's cells, else %2")
+                      .arg(k)
+                      .arg(model_.continuousColors() && !colorOverlay_
+                               ? QStringLiteral("their mean")
+                               : QStringLiteral("the most common one"));
+        e.push_back({QColor(Qt::transparent), rule});
+        if (overviewGroupsAt(scale)) {
+            const std::int64_t n = model_.groupCount();
+            for (std::int64_t g = 0; g < std::min<std::int64_t>(n, 12); ++g)
+                e.push_back({QColor(GridModel::groupColor(g)),
+                             QStringLiteral("%1 %2").arg(model_.groupName()).arg(g)});
+            if (n > 12)
+                e.push_back(
+                    {QColor(Qt::transparent),
+                     QStringLiteral("… %1 %2s (colours repeat)").arg(n).arg(model_.groupName())});
+        }
+    }
     return e;
 }
 
-QSizeF GridRenderer::paintLegend(QPainter* p, QPointF topLeft, double maxWidth, bool paint) const {
-    const double s = paint && p ? 1.0 : 1.0;
-    const QFont f = fontPx(style_.fontFamily, kLegendFont * s);
+double GridRenderer::legendLineHeight() const {
+    const QFontMetricsF fm(fontPx(style_.fontFamily, style_.legendFontPx));
+    const double u = style_.legendFontPx / kLegendFont;
+    return std::max(fm.height(), 12 * u) + 6 * u;
+}
+
+QSizeF GridRenderer::paintLegend(QPainter* p, QPointF topLeft, double maxWidth, bool paint,
+                                 double scale) const {
+    const QFont f = fontPx(style_.fontFamily, style_.legendFontPx);
     QFontMetricsF fm(f);
-    const double sw = 12, gap = 6, spacing = 16, lineH = std::max(fm.height(), sw) + 6;
+    const double u = style_.legendFontPx / kLegendFont;
+    const double sw = 12 * u, gap = 6 * u, spacing = 16 * u,
+                 lineH = std::max(fm.height(), sw) + 6 * u;
     double x = 0, y = 0, w = 0;
-    const auto entries = legendEntries();
+    const auto entries = legendEntries(scale);
     if (paint && p) {
         p->save();
         p->setFont(f);
@@ -237,7 +283,7 @@ void GridRenderer::paint(QPainter& p, const QRectF& deviceRect, QPointF origin,
 
     // Title and subtitle.
     if (style_.title && kTitleFont * scale >= 4) {
-        const QPointF t = toDev(QPointF(g.left(), kMargin));
+        const QPointF t = toDev(QPointF(g.left(), style_.margin));
         p.setPen(kInk);
         p.setFont(fontPx(style_.fontFamily, kTitleFont * scale, true));
         p.drawText(QRectF(t, QSizeF(1e6, 22 * scale)), Qt::AlignLeft | Qt::AlignVCenter,
@@ -286,9 +332,53 @@ void GridRenderer::paint(QPainter& p, const QRectF& deviceRect, QPointF origin,
     p.restore();
 }
 
+quint64 GridRenderer::colorKey() const {
+    return revision_ ^ (colorOverlay_ ? colorOverlay_->revision() << 32 : 0);
+}
+
+const QImage& GridRenderer::overviewImage(int k) const {
+    for (const auto& [kk, img] : overviews_)
+        if (kk == k) return img;
+    OverviewInput in;
+    in.rows = model_.rows();
+    in.cols = model_.cols();
+    in.colors = reinterpret_cast<const QRgb*>(lowDetail_.constBits());
+    const std::size_t n = std::size_t(in.rows) * std::size_t(in.cols);
+    std::vector<std::int64_t> groups;
+    if (!colorOverlay_ && model_.hasGroups()) {
+        groups.resize(n);
+        for (int r = 0; r < in.rows; ++r)
+            for (int c = 0; c < in.cols; ++c)
+                groups[std::size_t(r) * std::size_t(in.cols) + c] = model_.group(r, c);
+        in.groups = groups.data();
+        in.groupColor = &GridModel::groupColor;
+    }
+    std::vector<std::uint8_t> emph;
+    if (highlight_.active()) {
+        emph.resize(n);
+        for (int r = 0; r < in.rows; ++r)
+            for (int c = 0; c < in.cols; ++c)
+                emph[std::size_t(r) * std::size_t(in.cols) + c] = model_.matches(r, c, highlight_);
+        in.emphasised = emph.data();
+        in.dimUnemphasised = true;
+    }
+    if (model_.hasMarks()) {
+        // Diff marks win their block like a highlight does.
+        emph.resize(n);
+        for (int r = 0; r < in.rows; ++r)
+            for (int c = 0; c < in.cols; ++c)
+                emph[std::size_t(r) * std::size_t(in.cols) + c] |= model_.mark(r, c) ? 1 : 0;
+        in.emphasised = emph.data();
+    }
+    in.continuous = !colorOverlay_ && model_.continuousColors();
+    overviews_.emplace_back(k, aggregateOverview(in, k));
+    return overviews_.back().second;
+}
+
 void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
-    const quint64 key = revision_ ^ (colorOverlay_ ? colorOverlay_->revision() << 32 : 0);
+    const quint64 key = colorKey();
     if (lowDetail_.isNull() || lowDetailKey_ != key) {
+        overviews_.clear();
         QImage img(model_.cols(), model_.rows(), QImage::Format_RGB32);
         const QRgb* base = model_.colorData();
         const bool plain = !colorOverlay_ && !highlight_.active() && !model_.hasMarks() && base;
@@ -303,10 +393,32 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
         lowDetail_ = img;
         lowDetailKey_ = key;
     }
-    const QRectF target(deviceCellRect(cells.top(), cells.left()).topLeft(),
-                        QSizeF(cells.width(), cells.height()) * style_.cell * scale_);
-    p.setRenderHint(QPainter::SmoothPixmapTransform, style_.cell * scale_ < 1.0);
-    p.drawImage(target, lowDetail_, cells);
+    const int k = overviewBlock(style_.cell * scale_);
+    if (k <= 1) {
+        const QRectF target(deviceCellRect(cells.top(), cells.left()).topLeft(),
+                            QSizeF(cells.width(), cells.height()) * style_.cell * scale_);
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.drawImage(target, lowDetail_, cells);
+        return;
+    }
+    // Whole blocks covering the visible cells; each overview pixel is k cells wide, at least
+    // one device pixel, so nothing aliases.
+    const QImage& ov = overviewImage(k);
+    const int bx0 = cells.left() / k, by0 = cells.top() / k;
+    const int bx1 = std::min(ov.width(), (cells.left() + cells.width() + k - 1) / k);
+    const int by1 = std::min(ov.height(), (cells.top() + cells.height() + k - 1) / k);
+    if (bx1 <= bx0 || by1 <= by0) return;
+    const QRectF tl = deviceCellRect(by0 * k, bx0 * k);
+    const double blockPx = k * style_.cell * scale_;
+    // A partial last block is cut at the grid's edge rather than squeezed.
+    const QRectF grid(deviceCellRect(0, 0).topLeft(),
+                      QSizeF(model_.cols(), model_.rows()) * style_.cell * scale_);
+    p.save();
+    p.setClipRect(grid, Qt::IntersectClip);
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(QRectF(tl.topLeft(), QSizeF(bx1 - bx0, by1 - by0) * blockPx), ov,
+                QRectF(bx0, by0, bx1 - bx0, by1 - by0));
+    p.restore();
 }
 
 void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
@@ -326,7 +438,18 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     double f[2] = {0, 0};
     for (int l = 0; l < lines; ++l) {
         const double byWidth = cell * 0.94 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
-        f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.34), byWidth) * scale_;
+        f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.45), byWidth) * scale_;
+    }
+    // Too small for a comfortable full thread list of a replicated cell: its compact form (a
+    // list in a 6-pixel font is there but unreadable).
+    bool compact = false;
+    if (lines == 2 && f[0] < 9.0 && model_.maxCompactChars() > 0) {
+        const double byWidth = cell * 0.94 / (model_.maxCompactChars() * 0.60);
+        const double fc = std::min(cell * 0.30, byWidth) * scale_;
+        if (fc > f[0]) {
+            f[0] = fc;
+            compact = true;
+        }
     }
     if (lines == 2) f[1] = std::min(f[1], f[0] * 1.05);
     QFont fonts[2] = {fontPx(style_.fontFamily, f[0]), fontPx(style_.fontFamily, f[1])};
@@ -346,7 +469,8 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
                     p.setFont(fonts[0]);
                     p.drawText(
                         QRectF(d.left(), d.top() + d.height() * 0.10, d.width(), d.height() * 0.42),
-                        Qt::AlignCenter, model_.label(r, c, 0));
+                        Qt::AlignCenter,
+                        compact ? model_.compactLabel(r, c) : model_.label(r, c, 0));
                     if (f[1] >= style_.minLabelPx) {
                         p.setFont(fonts[1]);
                         p.drawText(QRectF(d.left(), d.top() + d.height() * 0.50, d.width(),
@@ -390,7 +514,7 @@ void GridRenderer::paintHeaders(QPainter& p, const QRect& cells, const QRectF& d
     QFontMetricsF fm(f);
     // Column numbers above the grid.
     const double colDigits = QString::number(model_.cols() - 1).size();
-    const int cstep = niceStep((fm.horizontalAdvance(QLatin1Char('0')) * colDigits + 8) / cellPx);
+    const int cstep = headerStep(fm.horizontalAdvance(QLatin1Char('0')) * colDigits + 8, cellPx);
     const double hh = headerH() * scale_;
     const double hy = g0.top() - hh;
     for (int c = cells.left(); c < cells.left() + cells.width(); ++c) {
@@ -399,7 +523,7 @@ void GridRenderer::paintHeaders(QPainter& p, const QRect& cells, const QRectF& d
                    model_.colHeader(c));
     }
     // Row numbers left of the grid.
-    const int rstep = niceStep((fm.height() + 2) / cellPx);
+    const int rstep = headerStep(fm.height() + 2, cellPx);
     const double hw = headerW() * scale_;
     for (int r = cells.top(); r < cells.top() + cells.height(); ++r) {
         if (r % rstep) continue;
@@ -418,10 +542,26 @@ QStringList GridRenderer::exportFormats() {
 
 QImage GridRenderer::renderImage(double scale) const {
     QSizeF s = sceneSize() * scale;
-    if (s.width() * s.height() > kMaxPixels) {
-        scale *= std::sqrt(kMaxPixels / (s.width() * s.height()));
-        s = sceneSize() * scale;
+    if (s.width() * s.height() > style_.maxPixels) {
+        // Too many pixels: smaller cells, but the title, numbers and legend keep their size
+        // (scaling the whole page left a 1024 x 1024 export with a 4-pixel title). Cells under
+        // a pixel become the overview.
+        GridRenderer small(*this);
+        for (int it = 0; it < 8 && s.width() * s.height() > style_.maxPixels; ++it) {
+            small.style_.cell *= std::sqrt(style_.maxPixels / (s.width() * s.height())) * 0.995;
+            ++small.revision_;
+            s = small.sceneSize() * scale;
+        }
+        if (s.width() * s.height() > style_.maxPixels) {
+            scale *= std::sqrt(style_.maxPixels / (s.width() * s.height()));
+            s = small.sceneSize() * scale;
+        }
+        return small.renderAt(scale, s);
     }
+    return renderAt(scale, s);
+}
+
+QImage GridRenderer::renderAt(double scale, QSizeF s) const {
     QImage img(QSize(int(std::ceil(s.width())), int(std::ceil(s.height()))), QImage::Format_RGB32);
     if (img.isNull()) return img;
     img.fill(Qt::white);

@@ -5,7 +5,9 @@
 // Scene units: one unit is one pixel at scale 1 (one point in PDF/SVG). The scene holds a title,
 // column/row headers, the cell grid and, for exports, a legend below the grid. paint() draws any
 // device rectangle of the scene at any scale with level of detail: labels only where legible,
-// one pixel per cell from a cached image when cells are smaller than a few pixels.
+// one pixel per cell from a cached image when cells are smaller than a few pixels, and below one
+// pixel per cell an overview where each pixel summarises a block of cells (grid_overview.h), so
+// a 1024 x 1024 fragment shows its warps instead of a grey moire.
 //
 // Extension points for overlays (heat maps, bank histograms, diff views):
 //  - CellColorOverlay replaces the base colour of cells (e.g. ValueColorOverlay: value -> ramp);
@@ -65,6 +67,10 @@ public:
     virtual void paint(QPainter& p, const GridRenderer& r, const QRect& cells) const = 0;
 };
 
+// Label spacing for row/column numbers: every n-th index, n in 1, 2, 5, 10, 20, 50, ...,
+// so that labels `labelPx` wide fit cells `cellPx` wide.
+int headerStep(double labelPx, double cellPx);
+
 class GridRenderer {
 public:
     struct Style {
@@ -73,6 +79,9 @@ public:
         bool headers = true;        // row / column numbers
         bool legendInScene = false; // legend below the grid (exports)
         double minLabelPx = 5.5;    // smallest label font drawn, device pixels
+        double margin = 14;         // white page border around everything, scene units
+        double legendFontPx = 11;   // legend text, legend units (device pixels in a view)
+        double maxPixels = 120e6;   // bitmap exports: cells shrink to stay under this
         QString fontFamily;         // empty: application default
     };
 
@@ -108,13 +117,24 @@ public:
     // `scale` device pixels per scene unit.
     void paint(QPainter& p, const QRectF& deviceRect, QPointF origin, double scale) const;
     // The legend box (device coordinates); returns its size. paint=false only measures.
-    QSizeF paintLegend(QPainter* p, QPointF topLeft, double maxWidth, bool paint = true) const;
+    // `scale` is the zoom the legend describes (the overview adds entries below one pixel per
+    // cell); < 0: the scale of the last paint.
+    QSizeF paintLegend(QPainter* p, QPointF topLeft, double maxWidth, bool paint = true,
+                       double scale = -1) const;
+    std::vector<LegendEntry> legendEntries(double scale = -1) const;
+    double legendLineHeight() const; // one line of the legend
+
+    // Cells per overview pixel (per side) at a scale: 1 when cells are at least a pixel.
+    int overviewBlockAt(double scale) const;
+    // Whether the overview at `scale` may colour blocks by group (warp) rather than by cell.
+    bool overviewGroupsAt(double scale) const;
 
     QRgb effectiveColor(int row, int col) const;
 
     // Whole-scene export; format from the extension (png, jpg, svg, pdf, txt, tsv).
-    // PNG size = ceil(sceneSize * scale); cell sizes are reduced so that a bitmap stays under
-    // 120 megapixels. Returns false and sets *error on failure.
+    // PNG size = ceil(sceneSize * scale); cell sizes (not the title, numbers or legend) are
+    // reduced so that a bitmap stays under Style::maxPixels. Returns false and sets *error on
+    // failure.
     bool exportFile(const QString& path, QString* error, double scale = 1.0) const;
     QImage renderImage(double scale = 1.0) const;
     static QStringList exportFormats(); // {"png","svg","pdf","txt"}
@@ -127,7 +147,9 @@ private:
     void paintCells(QPainter& p, const QRect& cells) const;
     void paintLowDetail(QPainter& p, const QRect& cells) const;
     void paintHeaders(QPainter& p, const QRect& cells, const QRectF& deviceRect) const;
-    std::vector<LegendEntry> legendEntries() const;
+    const QImage& overviewImage(int k) const;
+    QImage renderAt(double scale, QSizeF size) const;
+    quint64 colorKey() const;
 
     GridModel model_;
     Style style_;
@@ -137,8 +159,9 @@ private:
     std::vector<std::shared_ptr<const GridOverlay>> overlays_;
     mutable QPointF origin_;
     mutable double scale_ = 1;
-    mutable QImage lowDetail_;
+    mutable QImage lowDetail_; // one pixel per cell, effective colours
     mutable quint64 lowDetailKey_ = 0;
+    mutable std::vector<std::pair<int, QImage>> overviews_; // per block size, same key
     quint64 revision_ = 1;
 };
 

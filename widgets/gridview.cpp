@@ -1,11 +1,15 @@
 #include "gridview.h"
 
+#include <QCursor>
 #include <QGestureEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QNativeGestureEvent>
 #include <QPainter>
 #include <QPinchGesture>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
@@ -13,19 +17,59 @@
 namespace tsw {
 
 namespace {
-constexpr double kMinScale = 0.002;
+constexpr double kMinScale = 0.0005;
 constexpr double kMaxScale = 12.0;
-constexpr double kFitPad = 12;
+constexpr double kPad = 6;
+constexpr double kTitlePx = 14, kSubtitlePx = 11, kHeaderPx = 11, kBannerPx = 12, kCaptionPx = 15;
+const QColor kBackground(0xe9, 0xeb, 0xef);
+const QColor kHeaderBg(0xf7, 0xf8, 0xfa);
+
+int digitCount(int v) {
+    int d = 1;
+    for (v = std::max(v, 0); v >= 10; v /= 10)
+        ++d;
+    return d;
+}
 } // namespace
 
 GridView::GridView(QWidget* parent) : QWidget(parent) {
+    // The view draws its own title and numbers outside the cell area; the renderer paints
+    // only the cells (scene = the grid).
     GridRenderer::Style s;
+    s.title = false;
+    s.headers = false;
+    s.margin = 0;
     renderer_.setStyle(s);
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
     grabGesture(Qt::PinchGesture);
     setMinimumSize(200, 150);
+    hbar_ = new QScrollBar(Qt::Horizontal, this);
+    vbar_ = new QScrollBar(Qt::Vertical, this);
+    hbar_->setObjectName(QStringLiteral("gridHScroll"));
+    vbar_->setObjectName(QStringLiteral("gridVScroll"));
+    hbar_->hide();
+    vbar_->hide();
+    for (QScrollBar* b : {hbar_, vbar_})
+        connect(b, &QScrollBar::valueChanged, this, [this, b](int v) {
+            if (syncingBars_) return;
+            fitted_ = false;
+            const QRectF vp = cellArea();
+            QPointF o = origin_;
+            if (b == hbar_)
+                o.setX(vp.left() - v);
+            else
+                o.setY(vp.top() - v);
+            applyTransform(scale_, o);
+        });
+    hintTimer_ = new QTimer(this);
+    hintTimer_->setSingleShot(true);
+    hintTimer_->setInterval(2500);
+    connect(hintTimer_, &QTimer::timeout, this, [this] {
+        hint_.clear();
+        update();
+    });
 }
 
 void GridView::setModel(GridModel model, bool keepView) {
@@ -35,7 +79,10 @@ void GridView::setModel(GridModel model, bool keepView) {
     renderer_.setModel(std::move(model));
     // A thread/slot highlight stays meaningful across edits of the same grid.
     renderer_.setHighlight(same ? h : Highlight{});
-    if (!same) zoomToFit();
+    if (!same)
+        zoomToFit();
+    else
+        syncScrollBars();
     update();
 }
 
@@ -47,23 +94,191 @@ void GridView::setMessage(const QString& message) {
 void GridView::setBanner(const QString& banner) {
     if (banner_ == banner) return;
     banner_ = banner;
+    if (fitted_)
+        zoomToFit();
+    else
+        clampOrigin();
     update();
+}
+
+void GridView::setCaption(const QString& caption) {
+    if (caption_ == caption) return;
+    caption_ = caption;
+    if (fitted_)
+        zoomToFit();
+    else
+        clampOrigin();
+    update();
+}
+
+QRectF GridView::captionRect() const {
+    const Chrome c = chromeNoBars(scale_);
+    if (c.captionH <= 0) return {};
+    return QRectF(kPad, kPad, width() - 2 * kPad, c.captionH - kPad);
+}
+
+void GridView::setTitleVisible(bool on) {
+    title_ = on;
+    if (fitted_) zoomToFit();
+    update();
+}
+
+void GridView::setHeadersVisible(bool on) {
+    headers_ = on;
+    if (fitted_) zoomToFit();
+    update();
+}
+
+void GridView::setPresentation(double fontScale, bool highContrast) {
+    fontScale_ = std::clamp(fontScale, 0.5, 4.0);
+    contrast_ = highContrast;
+    GridRenderer::Style s = renderer_.style();
+    s.legendFontPx = 11 * fontScale_;
+    renderer_.setStyle(s);
+    if (fitted_)
+        zoomToFit();
+    else
+        clampOrigin();
+    update();
+}
+
+void GridView::setCellToolTip(std::function<QString(int, int)> f) {
+    cellToolTip_ = std::move(f);
+}
+
+QString GridView::toolTipFor(int row, int col) const {
+    if (cellToolTip_) return cellToolTip_(row, col);
+    const CellInfo info = model().info(row, col);
+    if (!info.valid) return {};
+    const QString how =
+        model().kind() == GridModel::Kind::Fragment
+            ? QStringLiteral("click: highlight this thread · shift-click: this slot")
+            : QStringLiteral("click: highlight every cell with this value");
+    return info.toToolTip() + QStringLiteral("<br><span style='color:#667'>%1</span>").arg(how);
+}
+
+// ---------------------------------------------------------------- geometry
+
+QFont GridView::chromeFont(double px, bool bold) const {
+    QFont f = font();
+    f.setPixelSize(std::max(6, int(std::lround(px * fontScale_))));
+    f.setBold(bold);
+    return f;
+}
+
+GridView::Chrome GridView::chromeNoBars(double scale) const {
+    Chrome c;
+    const bool any = !renderer_.model().isEmpty();
+    if (!caption_.isEmpty()) {
+        const QFontMetricsF fm(chromeFont(kCaptionPx, true));
+        const QRectF r =
+            fm.boundingRect(QRectF(0, 0, width() - 2 * kPad - 24, 1e6), Qt::TextWordWrap, caption_);
+        c.captionH = std::ceil(std::min(r.height(), height() * 0.3) + 14 + kPad);
+    }
+    if (title_ && any)
+        c.titleH = std::ceil(QFontMetricsF(chromeFont(kTitlePx, true)).height() +
+                             QFontMetricsF(chromeFont(kSubtitlePx)).height() + 6);
+    if (!banner_.isEmpty())
+        c.bannerH = std::ceil(QFontMetricsF(chromeFont(kBannerPx)).height() + 12);
+    if (headers_ && any) {
+        const QFontMetricsF fm(chromeFont(kHeaderPx));
+        c.colH = std::ceil(fm.height() + 6);
+        c.rowW = std::ceil(fm.horizontalAdvance(QLatin1Char('0')) *
+                               digitCount(renderer_.model().rows() - 1) +
+                           10 * fontScale_);
+    }
+    if (legend_ && any && message_.isEmpty()) {
+        const QSizeF ls = renderer_.paintLegend(nullptr, {}, width() - 2 * kPad - 20, false, scale);
+        // The grid comes first: in a small view the legend keeps whole lines up to a third of
+        // the height (the rest is cut; the hover tooltip still explains every cell).
+        if (!ls.isEmpty()) {
+            const double line = renderer_.legendLineHeight();
+            const double cap = std::max(line, std::floor(height() * 0.3 / line) * line);
+            c.legendH = std::ceil(std::min(ls.height(), cap) + 12 + kPad);
+        }
+    }
+    const double top = kPad + c.captionH + c.titleH + c.bannerH + c.colH;
+    c.viewport = QRectF(kPad + c.rowW, top, std::max(1.0, width() - 2 * kPad - c.rowW),
+                        std::max(1.0, height() - top - kPad - c.legendH));
+    return c;
+}
+
+GridView::Chrome GridView::chrome(double scale, QPointF) const {
+    Chrome c = chromeNoBars(scale);
+    if (renderer_.model().isEmpty()) return c;
+    const QSizeF content = renderer_.sceneSize() * scale;
+    const double bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    QRectF& vp = c.viewport;
+    c.hbar = content.width() > vp.width() + 0.5;
+    c.vbar = content.height() > vp.height() - (c.hbar ? bar : 0) + 0.5;
+    if (c.vbar && !c.hbar) c.hbar = content.width() > vp.width() - bar + 0.5;
+    if (c.hbar) vp.setHeight(std::max(1.0, vp.height() - bar));
+    if (c.vbar) vp.setWidth(std::max(1.0, vp.width() - bar));
+    return c;
+}
+
+QRectF GridView::cellArea() const {
+    return chrome(scale_, origin_).viewport;
+}
+
+QRectF GridView::gridRectOnScreen() const {
+    return QRectF(origin_, renderer_.sceneSize() * scale_);
+}
+
+QRectF GridView::columnHeaderRect() const {
+    const Chrome c = chrome(scale_, origin_);
+    if (c.colH <= 0) return {};
+    const QRectF g = gridRectOnScreen();
+    const double y = std::max(c.viewport.top(), g.top()) - c.colH;
+    const double l = std::max(c.viewport.left(), g.left());
+    const double r = std::min(c.viewport.right(), g.right());
+    return QRectF(l, y, std::max(0.0, r - l), c.colH);
+}
+
+QRectF GridView::rowHeaderRect() const {
+    const Chrome c = chrome(scale_, origin_);
+    if (c.rowW <= 0) return {};
+    const QRectF g = gridRectOnScreen();
+    const double x = std::max(c.viewport.left(), g.left()) - c.rowW;
+    const double t = std::max(c.viewport.top(), g.top());
+    const double b = std::min(c.viewport.bottom(), g.bottom());
+    return QRectF(x, t, c.rowW, std::max(0.0, b - t));
+}
+
+QRectF GridView::titleRect() const {
+    const Chrome c = chrome(scale_, origin_);
+    if (c.titleH <= 0) return {};
+    const QRectF g = gridRectOnScreen();
+    const double y = std::max(c.viewport.top(), g.top()) - c.colH - c.bannerH - c.titleH;
+    const double x = std::max(c.viewport.left(), g.left()) - c.rowW;
+    return QRectF(x, y, width() - kPad - x, c.titleH);
+}
+
+QRectF GridView::legendRect() const {
+    const Chrome c = chrome(scale_, origin_);
+    if (c.legendH <= 0) return {};
+    const QSizeF ls = renderer_.paintLegend(nullptr, {}, width() - 2 * kPad - 20, false, scale_);
+    const double h = c.legendH - 12 - kPad;
+    const QRectF g = gridRectOnScreen();
+    const double bar = c.hbar ? style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) : 0;
+    const double y = std::min(c.viewport.bottom(), g.bottom()) + bar + kPad;
+    double x = std::max(c.viewport.left(), g.left()) - c.rowW;
+    const double w = ls.width() + 20;
+    if (x + w > width() - kPad) x = std::max(kPad, width() - kPad - w);
+    return QRectF(x, y, w, std::min(ls.height(), h) + 12);
 }
 
 double GridView::fitScale() const {
     const QSizeF s = renderer_.sceneSize();
     if (s.isEmpty()) return 1;
-    const double legendH = legendReserve();
-    const double f = std::min((width() - 2 * kFitPad) / s.width(),
-                              (height() - 2 * kFitPad - legendH) / s.height());
-    return std::clamp(f, kMinScale, 2.0);
-}
-
-double GridView::legendReserve() const {
-    // Room for the legend overlay at the bottom when fitting.
-    if (!legend_) return 0;
-    const QSizeF ls = renderer_.paintLegend(nullptr, {}, std::min(width() - 24.0, 560.0), false);
-    return ls.isEmpty() ? 0 : ls.height() + 24;
+    // The legend may depend on the scale (overview entries): settle in two passes.
+    double f = scale_;
+    for (int pass = 0; pass < 2; ++pass) {
+        const QRectF vp = chromeNoBars(f).viewport;
+        f = std::clamp(std::min((vp.width() - 2) / s.width(), (vp.height() - 2) / s.height()),
+                       kMinScale, 2.0);
+    }
+    return f;
 }
 
 double GridView::zoomRelative() const {
@@ -72,7 +287,10 @@ double GridView::zoomRelative() const {
 
 void GridView::setLegendVisible(bool on) {
     legend_ = on;
-    if (fitted_) zoomToFit();
+    if (fitted_)
+        zoomToFit();
+    else
+        clampOrigin();
     update();
 }
 
@@ -84,25 +302,65 @@ void GridView::setHighlight(const Highlight& h) {
 }
 
 std::optional<QPoint> GridView::cellAtWidget(QPointF p) const {
+    if (!cellArea().contains(p)) return std::nullopt;
     return renderer_.cellAt(widgetToScene(p));
 }
 
+// ---------------------------------------------------------------- transform
+
 void GridView::applyTransform(double scale, QPointF origin) {
     scale = std::clamp(scale, kMinScale, kMaxScale);
-    if (scale == scale_ && origin == origin_) return;
+    const double oldScale = scale_;
+    const QPointF oldOrigin = origin_;
     scale_ = scale;
     origin_ = origin;
     clampOrigin();
+    if (scale_ == oldScale && origin_ == oldOrigin) return;
+    // The cell under a still mouse changes with the view (keyboard zoom, scrollbars).
+    if (underMouse()) updateHover(mapFromGlobal(QCursor::pos()));
     update();
     emit viewTransformChanged(scale_, origin_);
 }
 
 void GridView::clampOrigin() {
-    // Keep at least a quarter of the view covered by the scene.
+    // Spreadsheet behaviour: a grid smaller than the cell area is centred, a larger one covers
+    // it (no scrolling into emptiness).
+    const QRectF vp = chrome(scale_, origin_).viewport;
     const QSizeF s = renderer_.sceneSize() * scale_;
-    const double mx = width() * 0.75, my = height() * 0.75;
-    origin_.setX(std::clamp(origin_.x(), std::min(0.0, width() - s.width() - mx), mx));
-    origin_.setY(std::clamp(origin_.y(), std::min(0.0, height() - s.height() - my), my));
+    if (s.width() <= vp.width())
+        origin_.setX(vp.left() + (vp.width() - s.width()) / 2);
+    else
+        origin_.setX(std::clamp(origin_.x(), vp.right() - s.width(), vp.left()));
+    if (s.height() <= vp.height())
+        origin_.setY(vp.top() + (vp.height() - s.height()) / 2);
+    else
+        origin_.setY(std::clamp(origin_.y(), vp.bottom() - s.height(), vp.top()));
+    syncScrollBars();
+}
+
+void GridView::syncScrollBars() {
+    const Chrome c = chrome(scale_, origin_);
+    const QRectF& vp = c.viewport;
+    const QSizeF s = renderer_.sceneSize() * scale_;
+    const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    syncingBars_ = true;
+    hbar_->setVisible(c.hbar);
+    vbar_->setVisible(c.vbar);
+    if (c.hbar) {
+        hbar_->setGeometry(QRect(int(vp.left()), int(vp.bottom()), int(vp.width()), bar));
+        hbar_->setRange(0, std::max(0, int(std::ceil(s.width() - vp.width()))));
+        hbar_->setPageStep(std::max(1, int(vp.width())));
+        hbar_->setSingleStep(std::max(8, int(vp.width() / 20)));
+        hbar_->setValue(int(std::lround(vp.left() - origin_.x())));
+    }
+    if (c.vbar) {
+        vbar_->setGeometry(QRect(int(vp.right()), int(vp.top()), bar, int(vp.height())));
+        vbar_->setRange(0, std::max(0, int(std::ceil(s.height() - vp.height()))));
+        vbar_->setPageStep(std::max(1, int(vp.height())));
+        vbar_->setSingleStep(std::max(8, int(vp.height() / 20)));
+        vbar_->setValue(int(std::lround(vp.top() - origin_.y())));
+    }
+    syncingBars_ = false;
 }
 
 void GridView::setViewTransform(double scale, QPointF pan) {
@@ -112,11 +370,12 @@ void GridView::setViewTransform(double scale, QPointF pan) {
 
 void GridView::zoomToFit() {
     fitted_ = true;
-    const double f = fitScale();
-    const QSizeF s = renderer_.sceneSize() * f;
-    scale_ = f;
-    const double avail = height() - legendReserve();
-    origin_ = QPointF((width() - s.width()) / 2, std::max(kFitPad, (avail - s.height()) / 2));
+    scale_ = fitScale();
+    const QRectF vp = chrome(scale_, origin_).viewport;
+    const QSizeF s = renderer_.sceneSize() * scale_;
+    origin_ = QPointF(vp.left() + (vp.width() - s.width()) / 2,
+                      vp.top() + (vp.height() - s.height()) / 2);
+    syncScrollBars();
     update();
     emit viewTransformChanged(scale_, origin_);
 }
@@ -126,7 +385,8 @@ void GridView::setZoomRelative(double z) {
         zoomToFit();
         return;
     }
-    zoomBy(z * fitScale() / scale_, QPointF(width() / 2.0, height() / 2.0));
+    const QRectF vp = cellArea();
+    zoomBy(z * fitScale() / scale_, vp.center());
 }
 
 void GridView::zoomBy(double factor, QPointF anchor) {
@@ -137,10 +397,10 @@ void GridView::zoomBy(double factor, QPointF anchor) {
 }
 
 void GridView::zoomIn() {
-    zoomBy(1.25, QPointF(width() / 2.0, height() / 2.0));
+    zoomBy(1.25, cellArea().center());
 }
 void GridView::zoomOut() {
-    zoomBy(0.8, QPointF(width() / 2.0, height() / 2.0));
+    zoomBy(0.8, cellArea().center());
 }
 
 void GridView::setHoveredCell(int row, int col) {
@@ -158,44 +418,183 @@ void GridView::resizeEvent(QResizeEvent*) {
         clampOrigin();
 }
 
+void GridView::showHint(const QString& text) {
+    flashHint(text);
+}
+
+void GridView::flashHint(const QString& text, int ms) {
+    hint_ = text;
+    hintTimer_->start(ms);
+    update();
+}
+
+// ---------------------------------------------------------------- painting
+
+void GridView::paintHeaders(QPainter& p, const Chrome& c) const {
+    const GridModel& m = renderer_.model();
+    if (c.colH <= 0 || m.isEmpty()) return;
+    const QRectF vp = c.viewport;
+    const QRectF g = gridRectOnScreen();
+    const double cellPx = renderer_.style().cell * scale_;
+    const QColor ink = contrast_ ? QColor(Qt::black) : QColor(0x4b, 0x52, 0x5c);
+    const QColor bg = contrast_ ? QColor(Qt::white) : kHeaderBg;
+    const QFont f = chromeFont(kHeaderPx);
+    QFont fb = f;
+    fb.setBold(true);
+    const QFontMetricsF fm(f);
+    const std::optional<QPoint> hover = renderer_.hover();
+
+    // Column numbers: above the grid, or along the top of the cell area once the grid's top
+    // edge has scrolled away.
+    const QRectF colStrip = columnHeaderRect();
+    const QRectF rowStrip = rowHeaderRect();
+    p.save();
+    p.fillRect(colStrip, bg);
+    p.fillRect(rowStrip, bg);
+    p.fillRect(QRectF(rowStrip.left(), colStrip.top(), rowStrip.width(), colStrip.height()), bg);
+    p.setPen(QPen(contrast_ ? QColor(Qt::black) : QColor(0, 0, 0, 50), 1));
+    p.drawLine(QLineF(colStrip.bottomLeft(), colStrip.bottomRight()));
+    p.drawLine(QLineF(rowStrip.topRight(), rowStrip.bottomRight()));
+    p.setFont(f);
+
+    const double labelW = fm.horizontalAdvance(QLatin1Char('0')) * digitCount(m.cols() - 1);
+    const int cstep = headerStep(labelW + 8 * fontScale_, cellPx);
+    const int c0 = std::max(0, int(std::floor((vp.left() - g.left()) / cellPx)));
+    const int c1 = std::min(m.cols() - 1, int(std::floor((vp.right() - g.left()) / cellPx)));
+    p.setClipRect(colStrip);
+    auto colLabel = [&](int col, bool bold) {
+        const double cx = g.left() + (col + 0.5) * cellPx;
+        QRectF r(cx - labelW / 2 - 4, colStrip.top(), labelW + 8, colStrip.height());
+        // The numbers of the grid's first and last column move inwards rather than being cut
+        // in half (only while that edge of the grid is in view).
+        if (col == 0 && g.left() >= colStrip.left() - 0.5)
+            r.moveLeft(std::max(r.left(), colStrip.left()));
+        if (col == m.cols() - 1 && g.right() <= colStrip.right() + 0.5)
+            r.moveRight(std::min(r.right(), colStrip.right()));
+        if (bold) {
+            p.fillRect(QRectF(std::min(r.left(), g.left() + col * cellPx), r.top(),
+                              std::max(r.width(), cellPx), r.height()),
+                       contrast_ ? QColor(255, 230, 120) : QColor(0xdd, 0xe6, 0xf3));
+            p.setFont(fb);
+        }
+        p.setPen(ink);
+        p.drawText(r, Qt::AlignCenter, m.colHeader(col));
+        if (bold) p.setFont(f);
+    };
+    for (int col = (c0 / cstep) * cstep; col <= c1; col += cstep)
+        if (!hover || hover->x() != col) colLabel(col, false);
+    if (hover && hover->x() >= c0 && hover->x() <= c1) colLabel(hover->x(), true);
+
+    // Row numbers: left of the grid, or along the cell area's left edge.
+    const int rstep = headerStep(fm.height() + 2, cellPx);
+    const int r0 = std::max(0, int(std::floor((vp.top() - g.top()) / cellPx)));
+    const int r1 = std::min(m.rows() - 1, int(std::floor((vp.bottom() - g.top()) / cellPx)));
+    p.setClipRect(rowStrip);
+    auto rowLabel = [&](int row, bool bold) {
+        const double cy = g.top() + (row + 0.5) * cellPx;
+        QRectF r(rowStrip.left(), cy - fm.height() / 2 - 1, rowStrip.width() - 5 * fontScale_,
+                 fm.height() + 2);
+        if (row == 0 && g.top() >= rowStrip.top() - 0.5)
+            r.moveTop(std::max(r.top(), rowStrip.top()));
+        if (row == m.rows() - 1 && g.bottom() <= rowStrip.bottom() + 0.5)
+            r.moveBottom(std::min(r.bottom(), rowStrip.bottom()));
+        if (bold) {
+            p.fillRect(QRectF(rowStrip.left(), std::min(r.top(), g.top() + row * cellPx),
+                              rowStrip.width(), std::max(r.height(), cellPx)),
+                       contrast_ ? QColor(255, 230, 120) : QColor(0xdd, 0xe6, 0xf3));
+            p.setFont(fb);
+        }
+        p.setPen(ink);
+        p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, m.rowHeader(row));
+        if (bold) p.setFont(f);
+    };
+    for (int row = (r0 / rstep) * rstep; row <= r1; row += rstep)
+        if (!hover || hover->y() != row) rowLabel(row, false);
+    if (hover && hover->y() >= r0 && hover->y() <= r1) rowLabel(hover->y(), true);
+    p.restore();
+}
+
+void GridView::paintTitle(QPainter& p, const Chrome& c) const {
+    const GridModel& m = renderer_.model();
+    if (c.captionH > 0) {
+        const QRectF r = captionRect();
+        p.save();
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setPen(Qt::NoPen);
+        p.setBrush(contrast_ ? QColor(0x10, 0x2a, 0x43) : QColor(0xdb, 0xea, 0xfe));
+        p.drawRoundedRect(r, 6, 6);
+        p.setFont(chromeFont(kCaptionPx, true));
+        p.setPen(contrast_ ? QColor(Qt::white) : QColor(0x1e, 0x3a, 0x5f));
+        p.drawText(r.adjusted(12, 4, -12, -4), Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap,
+                   caption_);
+        p.restore();
+    }
+    const QRectF t = titleRect();
+    if (c.titleH > 0 && !t.isEmpty()) {
+        const QFont tf = chromeFont(kTitlePx, true), sf = chromeFont(kSubtitlePx);
+        const QFontMetricsF tm(tf), sm(sf);
+        p.setFont(tf);
+        p.setPen(contrast_ ? QColor(Qt::black) : QColor(0x1d, 0x21, 0x27));
+        p.drawText(QRectF(t.left(), t.top(), t.width(), tm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   tm.elidedText(m.title(), Qt::ElideRight, t.width()));
+        p.setFont(sf);
+        p.setPen(contrast_ ? QColor(0x20, 0x20, 0x20) : QColor(0x5f, 0x66, 0x70));
+        p.drawText(QRectF(t.left(), t.top() + tm.height() + 2, t.width(), sm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   sm.elidedText(m.subtitle(), Qt::ElideRight, t.width()));
+    }
+    if (c.bannerH > 0) {
+        const QFont bf = chromeFont(kBannerPx);
+        const QFontMetricsF bm(bf);
+        const QRectF g = gridRectOnScreen();
+        const double y = std::max(c.viewport.top(), g.top()) - c.colH - c.bannerH + 2;
+        const double w = std::min(bm.horizontalAdvance(banner_) + 28, width() - 2 * kPad);
+        const double x = std::clamp(c.viewport.center().x() - w / 2, kPad, width() - kPad - w);
+        const QRectF b(x, y, w, c.bannerH - 6);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0xfe, 0xf3, 0xc7));
+        p.drawRoundedRect(b, 6, 6);
+        p.setFont(bf);
+        p.setPen(QColor(0x78, 0x4a, 0x05));
+        p.drawText(b, Qt::AlignCenter, bm.elidedText(banner_, Qt::ElideRight, w - 16));
+    }
+}
+
 void GridView::paintEvent(QPaintEvent* e) {
     QElapsedTimer t;
     t.start();
     QPainter p(this);
-    p.fillRect(e->rect(), QColor(0xe9, 0xeb, 0xef));
+    p.fillRect(e->rect(), contrast_ ? QColor(Qt::white) : kBackground);
+    const Chrome c = chrome(scale_, origin_);
     if (!renderer_.model().isEmpty()) {
-        const QRectF scene(origin_, renderer_.sceneSize() * scale_);
-        const QRectF dev = scene.intersected(QRectF(e->rect()));
+        const QRectF scene = gridRectOnScreen();
+        const QRectF dev = scene.intersected(c.viewport).intersected(QRectF(e->rect()));
         // Soft shadow around the page.
-        p.fillRect(scene.translated(2, 3).intersected(QRectF(e->rect())), QColor(0, 0, 0, 28));
+        p.save();
+        p.setClipRect(c.viewport);
+        p.fillRect(scene.translated(2, 3), QColor(0, 0, 0, contrast_ ? 90 : 28));
+        p.restore();
         if (!dev.isEmpty()) renderer_.paint(p, dev, origin_, scale_);
+        paintHeaders(p, c);
+        paintTitle(p, c);
+    } else if (c.bannerH > 0 || c.captionH > 0) {
+        paintTitle(p, c);
     }
     p.setRenderHint(QPainter::Antialiasing, true);
-    QFont f = font();
-    if (legend_ && !renderer_.model().isEmpty() && message_.isEmpty()) {
-        const double maxW = std::min(width() - 24.0, 560.0);
-        const QSizeF ls = renderer_.paintLegend(&p, {}, maxW, false);
-        if (!ls.isEmpty()) {
-            const QRectF box(12, height() - ls.height() - 24, ls.width() + 20, ls.height() + 12);
-            p.setPen(QPen(QColor(0, 0, 0, 40), 1));
-            p.setBrush(QColor(255, 255, 255, 235));
-            p.drawRoundedRect(box, 6, 6);
-            renderer_.paintLegend(&p, box.topLeft() + QPointF(10, 6), maxW, true);
-        }
-    }
-    if (!banner_.isEmpty()) {
-        p.setFont(f);
-        QFontMetricsF fm(f);
-        const QRectF b(width() / 2.0 - fm.horizontalAdvance(banner_) / 2 - 14, 10,
-                       fm.horizontalAdvance(banner_) + 28, fm.height() + 12);
-        p.setPen(Qt::NoPen);
-        p.setBrush(QColor(0xfe, 0xf3, 0xc7, 245));
-        p.drawRoundedRect(b, 6, 6);
-        p.setPen(QColor(0x78, 0x4a, 0x05));
-        p.drawText(b, Qt::AlignCenter, banner_);
+    const QRectF lr = legendRect();
+    if (!lr.isEmpty()) {
+        p.setPen(QPen(contrast_ ? QColor(Qt::black) : QColor(0, 0, 0, 40), 1));
+        p.setBrush(QColor(255, 255, 255, 245));
+        p.drawRoundedRect(lr, 6, 6);
+        p.save();
+        p.setClipRect(lr.adjusted(1, 1, -1, -1));
+        renderer_.paintLegend(&p, lr.topLeft() + QPointF(10, 6), width() - 2 * kPad - 20, true,
+                              scale_);
+        p.restore();
     }
     if (!message_.isEmpty()) {
-        f.setPointSizeF(f.pointSizeF() * 1.15);
+        QFont f = chromeFont(14);
         p.setFont(f);
         const QRectF area = rect().adjusted(40, 40, -40, -40);
         const QRectF tb = p.boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, message_);
@@ -206,19 +605,51 @@ void GridView::paintEvent(QPaintEvent* e) {
         p.setPen(QColor(0x3b, 0x41, 0x4b));
         p.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, message_);
     }
+    if (!hint_.isEmpty()) {
+        const QFont f = chromeFont(12);
+        p.setFont(f);
+        const QFontMetricsF fm(f);
+        const double maxW = std::max(120.0, c.viewport.width() - 16);
+        const QRectF tb = fm.boundingRect(QRectF(0, 0, maxW - 24, 1e6),
+                                          Qt::AlignCenter | Qt::TextWordWrap, hint_);
+        const double w = tb.width() + 24, h = tb.height() + 12;
+        const QRectF b(c.viewport.center().x() - w / 2, c.viewport.bottom() - h - 10, w, h);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(30, 34, 40, 215));
+        p.drawRoundedRect(b, 6, 6);
+        p.setPen(Qt::white);
+        p.drawText(b.adjusted(12, 6, -12, -6), Qt::AlignCenter | Qt::TextWordWrap, hint_);
+    }
     ++paintCount_;
     lastPaintMs_ = t.nsecsElapsed() / 1e6;
 }
 
+// ---------------------------------------------------------------- input
+
 void GridView::wheelEvent(QWheelEvent* e) {
-    const QPoint ang = e->angleDelta();
-    if (e->modifiers() & Qt::ShiftModifier) {
-        // Shift+wheel pans (horizontal wheels report x).
-        fitted_ = false;
-        applyTransform(scale_, origin_ + QPointF(ang.y(), ang.x()) * 0.5);
-    } else {
-        const double steps = ang.y() / 120.0;
+    if (e->modifiers() & Qt::ControlModifier) {
+        // Ctrl+wheel zooms around the cursor, as in browsers and image viewers.
+        const double steps =
+            (e->angleDelta().y() ? e->angleDelta().y() : e->angleDelta().x()) / 120.0;
         zoomBy(std::pow(1.2, steps), e->position());
+        e->accept();
+        return;
+    }
+    // The wheel scrolls: vertical wheels pan vertically, horizontal ones (or Shift) sideways.
+    QPointF d = !e->pixelDelta().isNull() ? QPointF(e->pixelDelta())
+                                          : QPointF(e->angleDelta()) / 120.0 * 60.0;
+    if ((e->modifiers() & Qt::ShiftModifier) && d.x() == 0) d = QPointF(d.y(), 0);
+    const QPointF before = origin_;
+    if (!d.isNull()) {
+        fitted_ = false;
+        applyTransform(scale_, origin_ + d);
+    }
+    if (origin_ == before) {
+        // Nothing to scroll (the grid fits): let a surrounding scroll area have the wheel, and
+        // say how to zoom.
+        showHint(QStringLiteral("Ctrl + wheel zooms · wheel, drag or arrow keys pan"));
+        e->ignore();
+        return;
     }
     e->accept();
 }
@@ -254,7 +685,7 @@ void GridView::mouseReleaseEvent(QMouseEvent* e) {
     if (wasPanning) return;
     const auto cell = cellAtWidget(e->position());
     if (!cell) {
-        if (e->button() == Qt::LeftButton) setHighlight({});
+        if (e->button() == Qt::LeftButton && cellArea().contains(e->position())) setHighlight({});
         return;
     }
     const bool slot = e->button() == Qt::RightButton || (e->modifiers() & Qt::ShiftModifier);
@@ -288,6 +719,10 @@ void GridView::updateHover(QPointF pos) {
 
 void GridView::keyPressEvent(QKeyEvent* e) {
     const double step = 60;
+    auto pan = [this](QPointF d) {
+        fitted_ = false;
+        applyTransform(scale_, origin_ + d);
+    };
     switch (e->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
@@ -300,23 +735,23 @@ void GridView::keyPressEvent(QKeyEvent* e) {
         zoomToFit();
         break;
     case Qt::Key_Escape:
+        if (!highlight().active()) {
+            QWidget::keyPressEvent(e); // let a window leave presenter mode, close a dialog
+            return;
+        }
         setHighlight({});
         break;
     case Qt::Key_Left:
-        fitted_ = false;
-        applyTransform(scale_, origin_ + QPointF(step, 0));
+        pan(QPointF(step, 0));
         break;
     case Qt::Key_Right:
-        fitted_ = false;
-        applyTransform(scale_, origin_ - QPointF(step, 0));
+        pan(QPointF(-step, 0));
         break;
     case Qt::Key_Up:
-        fitted_ = false;
-        applyTransform(scale_, origin_ + QPointF(0, step));
+        pan(QPointF(0, step));
         break;
     case Qt::Key_Down:
-        fitted_ = false;
-        applyTransform(scale_, origin_ - QPointF(0, step));
+        pan(QPointF(0, -step));
         break;
     default:
         QWidget::keyPressEvent(e);
@@ -329,16 +764,12 @@ bool GridView::event(QEvent* e) {
     switch (e->type()) {
     case QEvent::ToolTip: {
         auto* he = static_cast<QHelpEvent*>(e);
-        if (const auto cell = cellAtWidget(he->pos())) {
-            const CellInfo info = model().info(cell->y(), cell->x());
-            QToolTip::showText(he->globalPos(),
-                               info.toToolTip() +
-                                   QStringLiteral("<br><span style='color:#667'>click: highlight "
-                                                  "thread · shift-click: slot</span>"),
-                               this);
-        } else {
+        const auto cell = cellAtWidget(he->pos());
+        const QString tip = cell ? toolTipFor(cell->y(), cell->x()) : QString();
+        if (!tip.isEmpty())
+            QToolTip::showText(he->globalPos(), tip, this);
+        else
             QToolTip::hideText();
-        }
         return true;
     }
     case QEvent::Gesture: {

@@ -1,6 +1,9 @@
-// GridView: the interactive grid widget over a GridRenderer: wheel/pinch zoom around the cursor,
-// drag or arrow-key pan, hover tooltip, click to highlight a thread (shift/right click: a slot),
-// and a legend overlay. Two views can be kept in step (trace/diff viewers) by connecting
+// GridView: the interactive grid widget over a GridRenderer, laid out like a spreadsheet: a
+// title band, row and column numbers that stay in view while zoomed and panned (they follow
+// the grid's edge and stick to the view's edge once it scrolls away), scrollbars, and the legend
+// docked below the cells (it never covers one). Ctrl+wheel or pinch zooms around the cursor;
+// the wheel, scrollbars, dragging and arrow keys pan. Hover tooltip, click to highlight a thread
+// (shift/right click: a slot). Two views can be kept in step (trace/diff viewers) by connecting
 // viewTransformChanged() of one to setViewTransform() of the other; cellHovered() and
 // highlightChanged() can be cross-connected the same way.
 #pragma once
@@ -9,6 +12,10 @@
 
 #include <QElapsedTimer>
 #include <QWidget>
+#include <functional>
+
+class QScrollBar;
+class QTimer;
 
 namespace tsw {
 
@@ -26,9 +33,28 @@ public:
     // A centred message over the grid (too large, no layout); empty to clear.
     void setMessage(const QString& message);
     QString message() const { return message_; }
-    // A small banner at the top (e.g. "showing the last valid layout"); empty to clear.
+    // A small banner above the grid (e.g. "showing the last valid layout"); empty to clear.
     void setBanner(const QString& banner);
     QString banner() const { return banner_; }
+
+    // A caption above everything (a lesson step's one-line explanation); empty to clear.
+    void setCaption(const QString& caption);
+    QString caption() const { return caption_; }
+    QRectF captionRect() const;
+
+    // Chrome: the title band (model title and subtitle) and the row/column numbers.
+    void setTitleVisible(bool on);
+    bool titleVisible() const { return title_; }
+    void setHeadersVisible(bool on);
+    bool headersVisible() const { return headers_; }
+    // Presentation: fonts of the chrome, legend and messages scaled (labels in cells follow the
+    // zoom anyway), darker ink on plain white for projectors.
+    void setPresentation(double fontScale, bool highContrast);
+    double fontScale() const { return fontScale_; }
+    // Replaces the default hover tooltip (rich text; empty = none) for panels whose cells mean
+    // something else than the model's (bank heat).
+    void setCellToolTip(std::function<QString(int row, int col)> f);
+    QString toolTipFor(int row, int col) const;
 
     double scale() const { return scale_; }
     QPointF pan() const { return origin_; }
@@ -43,6 +69,19 @@ public:
     QPointF widgetToScene(QPointF p) const { return (p - origin_) / scale_; }
     QPointF sceneToWidget(QPointF s) const { return origin_ + s * scale_; }
     std::optional<QPoint> cellAtWidget(QPointF p) const;
+
+    // Geometry (widget coordinates) of what is on screen now.
+    QRectF cellArea() const;         // where cells are drawn (the viewport)
+    QRectF gridRectOnScreen() const; // the whole grid at the current zoom (may exceed cellArea)
+    QRectF columnHeaderRect() const; // empty without headers
+    QRectF rowHeaderRect() const;
+    QRectF titleRect() const;
+    QRectF legendRect() const; // empty when hidden or nothing to show
+    QScrollBar* horizontalBar() const { return hbar_; }
+    QScrollBar* verticalBar() const { return vbar_; }
+    // The transient hint shown when the wheel cannot scroll ("Ctrl+wheel zooms").
+    QString hint() const { return hint_; }
+    void flashHint(const QString& text, int ms = 2500);
 
     double lastPaintMs() const { return lastPaintMs_; }
     quint64 paintCount() const { return paintCount_; }
@@ -77,17 +116,36 @@ protected:
     bool event(QEvent*) override;
 
 private:
+    // Where everything goes for a given scale (the legend may depend on it).
+    struct Chrome {
+        QRectF viewport; // cell area
+        double captionH = 0, titleH = 0, bannerH = 0, colH = 0, rowW = 0, legendH = 0;
+        bool hbar = false, vbar = false;
+    };
+    Chrome chrome(double scale, QPointF origin) const;
+    Chrome chromeNoBars(double scale) const;
+    QFont chromeFont(double px, bool bold = false) const;
     void applyTransform(double scale, QPointF origin);
     void updateHover(QPointF pos);
     void clampOrigin();
-    double legendReserve() const;
+    void syncScrollBars();
+    void showHint(const QString& text);
+    void paintHeaders(QPainter& p, const Chrome& c) const;
+    void paintTitle(QPainter& p, const Chrome& c) const;
 
     GridRenderer renderer_;
     double scale_ = 1;
     QPointF origin_;
     bool fitted_ = true; // follow resizes while the user has not zoomed
     bool legend_ = true;
-    QString message_, banner_;
+    bool title_ = true, headers_ = true;
+    double fontScale_ = 1;
+    bool contrast_ = false;
+    QString message_, banner_, hint_, caption_;
+    std::function<QString(int, int)> cellToolTip_;
+    QScrollBar *hbar_, *vbar_;
+    QTimer* hintTimer_;
+    bool syncingBars_ = false;
     QPoint pressPos_;
     QPointF pressOrigin_;
     Qt::MouseButton pressButton_ = Qt::NoButton;

@@ -7,6 +7,7 @@
 #include "gridview.h"
 #include "layoutlistmodel.h"
 #include "mappingeditor.h"
+#include "presenter.h"
 #include "recovery.h"
 #include "run_panel.h"
 #include "trace_viewer.h"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectDocument();
     installRunUi(this);  // Run menu, toolbar button and dock (run_panel.h)
     new BankDocks(this); // Analysis menu: bank, UB, swizzle, fractal, rasterization docks
+    presenter_ = new Presenter(this); // lesson steps, presenter mode (presenter.h)
 
     statusShape_ = new QLabel;
     statusEval_ = new QLabel;

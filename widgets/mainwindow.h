@@ -23,6 +23,7 @@ class GridView;
 class MappingEditor;
 class DetailsPane;
 class RecoveryManager;
+class Presenter;
 struct RecoveryEntry;
 
 class MainWindow : public QMainWindow {
@@ -38,6 +39,7 @@ public:
     MappingEditor* editor() const { return editor_; }
     DetailsPane* details() const { return details_; }
     RecoveryManager* recovery() const { return recovery_; }
+    Presenter* presenter() const { return presenter_; }
     QListView* layoutListView() const { return listView_; }
 
     // Files. Errors go to a (non-blocking) dialog and lastError(); nothing is changed on error.
@@ -97,6 +99,7 @@ private:
     LayoutListModel* list_;
     LayoutEvaluator* eval_;
     RecoveryManager* recovery_;
+    Presenter* presenter_ = nullptr;
     GridView* grid_;
     MappingEditor* editor_;
     DetailsPane* details_;

@@ -35,8 +35,16 @@ void showOrder(GridView* view, const std::vector<ts::BlockCoord>& order, std::in
     for (std::size_t i = 0; i < idx.size(); ++i)
         wave[i] = idx[i] < 0 ? -1 : idx[i] / resident;
     std::vector<LegendEntry> legend;
-    for (std::int64_t w = 0; w < 4 && w * resident < gx * gy; ++w)
+    legend.push_back({QColor(Qt::transparent),
+                      QStringLiteral("colour = wave (%1 blocks resident at once), label = launch "
+                                     "order:")
+                          .arg(resident)});
+    const std::int64_t waves = (gx * gy + resident - 1) / resident;
+    for (std::int64_t w = 0; w < std::min<std::int64_t>(waves, 12); ++w)
         legend.push_back({categoricalColor(w), QStringLiteral("wave %1").arg(w)});
+    if (waves > 12)
+        legend.push_back(
+            {QColor(Qt::transparent), QStringLiteral("… %1 waves (colours repeat)").arg(waves)});
     view->renderer().setCellColorOverlay(std::make_shared<CategoryOverlay>(
         int(gx), std::move(wave), 0xffe8e8e8, std::function<QColor(std::int64_t)>{},
         std::move(legend)));
@@ -79,9 +87,7 @@ RasterPanel::RasterPanel(QWidget* parent) : QWidget(parent) {
     auto* grids = new QHBoxLayout;
     for (auto [title, v] : std::initializer_list<std::pair<const char*, GridView*>>{
              {"plain order (no T.use_swizzle)", plain_}, {"T.use_swizzle", swizzled_}}) {
-        GridRenderer::Style st = v->renderer().style();
-        st.title = false;
-        v->renderer().setStyle(st);
+        v->setTitleVisible(false);
         v->setMinimumSize(260, 240);
         auto* box = new QGroupBox(QString::fromLatin1(title), this);
         box->setObjectName(QString::fromLatin1(title));

@@ -15,10 +15,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace tsw {
 
@@ -28,14 +30,59 @@ QColor bankColor(std::int64_t bank) {
     return QColor::fromHslF(std::fmod(double(bank) * 360.0 / 32.0, 360.0) / 360.0, 0.60, 0.78);
 }
 
+// The key to the grids' colours: the 32 banks' swatches, numbered.
+class BankLegendStrip : public QWidget {
+public:
+    explicit BankLegendStrip(QWidget* parent) : QWidget(parent) {
+        setObjectName(QStringLiteral("bankLegend"));
+        setMinimumHeight(QFontMetrics(font()).height() * 2 + 8);
+        setToolTip(QStringLiteral("Cells are coloured by the bank of their first byte"));
+    }
+    QSize sizeHint() const override { return {640, QFontMetrics(font()).height() * 2 + 8}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        const QFontMetricsF fm(font());
+        const QString lead = QStringLiteral("colour = bank ");
+        const double x0 = fm.horizontalAdvance(lead) + 4;
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRectF(0, 0, x0, fm.height() + 4), Qt::AlignVCenter | Qt::AlignLeft, lead);
+        const double w = std::max(8.0, (width() - x0 - 4) / 32.0);
+        for (int b = 0; b < 32; ++b) {
+            const QRectF r(x0 + b * w, 1, w - 1, fm.height() + 2);
+            p.fillRect(r, bankColor(b));
+            const bool label = w >= fm.horizontalAdvance(QStringLiteral("00")) + 2 || b % 4 == 0;
+            if (label)
+                p.drawText(QRectF(r.left(), r.bottom() + 1, std::max(w, 16.0), fm.height()),
+                           Qt::AlignLeft | Qt::AlignTop, QString::number(b));
+        }
+    }
+};
+
 // Shows a layout's logical tile coloured by the bank of each element.
 void showBanks(GridView* v, const ts::Layout& l, const std::string& dtype) {
     ts::SharedTile tile(l, dtype);
     ts::Mapping m = l;
     v->setModel(GridModel::fromMapping(m, ViewMode::Input, ColorMode::Thread));
-    std::vector<std::int64_t> banks(std::size_t(tile.cells()));
-    for (std::int64_t c = 0; c < tile.cells(); ++c)
-        banks[std::size_t(c)] = (tile.addressOfCell(c) / 4) % 32;
+    std::vector<std::int64_t> banks(std::size_t(tile.cells())), addr(banks.size());
+    for (std::int64_t c = 0; c < tile.cells(); ++c) {
+        addr[std::size_t(c)] = tile.addressOfCell(c);
+        banks[std::size_t(c)] = (addr[std::size_t(c)] / 4) % 32;
+    }
+    const int gridCols = v->model().cols();
+    v->setCellToolTip([addr, gridCols](int r, int c) {
+        const std::size_t i = std::size_t(r) * std::size_t(gridCols) + std::size_t(c);
+        if (i >= addr.size()) return QString();
+        return QStringLiteral("<b>cell</b> (%1, %2) · byte address %3<br><b>bank</b> %4 · "
+                              "<b>word</b> %5 · 16-byte chunk %6")
+            .arg(r)
+            .arg(c)
+            .arg(addr[i])
+            .arg(addr[i] / 4 % 32)
+            .arg(addr[i] / 4)
+            .arg(addr[i] / 16);
+    });
     v->renderer().setCellColorOverlay(std::make_shared<CategoryOverlay>(
         v->model().cols(), std::move(banks), 0xffe8e8e8, bankColor));
     // Outline the 8-row swizzle periods and the 16-byte chunks.
@@ -98,6 +145,7 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
     xor_->setFixedHeight(32 + 8 * 22 + 8);
     xor_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     xor_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    xor_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     xorCaption_ = new QLabel(this);
     xorCaption_->setWordWrap(true);
     verdict_ = new QLabel(this);
@@ -112,17 +160,19 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
          std::initializer_list<std::pair<const char*, GridView*>>{{"before: row-major", before_},
                                                                   {"after: swizzled", after_},
                                                                   {"padded by 16 B", padded_}}) {
-        GridRenderer::Style st = v->renderer().style();
-        st.title = false;
-        st.headers = false;
-        v->renderer().setStyle(st);
-        v->setMinimumSize(220, 200);
+        v->setTitleVisible(false);
+        // Compact: a tile's worth of height, not the whole panel's (the colours key is the
+        // shared strip below, the numbers are on the grids' edges).
+        v->setMinimumSize(220, 180);
+        v->setMaximumHeight(300);
         auto* box = new QGroupBox(QString::fromLatin1(title), this);
+        box->setMaximumHeight(330);
         auto* bl = new QVBoxLayout(box);
         bl->setContentsMargins(2, 2, 2, 2);
         bl->addWidget(v);
         grids->addWidget(box, 1);
     }
+    auto* legend = new BankLegendStrip(this);
 
     results_ = new QTableWidget(0, 6, this);
     results_->setObjectName(QStringLiteral("swizzleResults"));
@@ -141,24 +191,26 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
     form->addRow(QStringLiteral("write pattern"), write_);
     form->addRow(QStringLiteral("read pattern"), read_);
 
-    auto* xorRow = new QHBoxLayout;
-    auto* xorLeft = new QVBoxLayout;
-    xorLeft->addWidget(xorCaption_);
-    xorLeft->addWidget(xor_);
-    xorRow->addLayout(xorLeft, 2);
-    xorRow->addWidget(verdict_, 1);
+    // One row: the XOR table, then the tile before, after and padded; the verdict and the
+    // colour key under them.
+    auto* xorBox = new QVBoxLayout;
+    xorBox->addWidget(xor_);
+    xorBox->addStretch(1);
+    grids->insertLayout(0, xorBox);
 
     auto* v = new QVBoxLayout(this);
     v->addLayout(top);
-    v->addLayout(xorRow);
-    v->addLayout(grids, 1);
+    v->addWidget(xorCaption_);
+    v->addLayout(grids);
+    v->addWidget(legend);
+    v->addWidget(verdict_);
     v->addWidget(new QLabel(QStringLiteral("<b>Search</b>: cheapest layout for both patterns "
                                            "(wavefronts; ties by footprint)"),
                             this));
     v->addLayout(form);
     v->addWidget(searchBtn);
     v->addWidget(proposal_);
-    v->addWidget(results_);
+    v->addWidget(results_, 1); // spare height goes to the table, not the grids
 
     auto update = [this] { refresh(); };
     connect(rows_, &QSpinBox::valueChanged, this, update);
@@ -221,6 +273,9 @@ bool SwizzlePanel::refresh() {
                 it->setBackground(categoricalColor(p));
                 xor_->setItem(s, c, it);
             }
+        // The table as wide as its columns (it was stretched over half the panel).
+        xor_->setFixedWidth(xor_->verticalHeader()->sizeHint().width() +
+                            t.k * xor_->horizontalHeader()->defaultSectionSize() + 4);
         xorCaption_->setText(
             QStringLiteral("<b>%1 XOR table</b> for %2 (%3 B/element): logical 16-byte chunk c "
                            "of row s (mod 8) is stored at chunk table[s][c]; a chunk holds %4 "

@@ -1,5 +1,6 @@
 #include "trace_viewer.h"
 
+#include "dock_sizing.h"
 #include "documentmodel.h"
 
 #include <QAction>
@@ -23,6 +24,7 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace tsw {
@@ -202,9 +204,9 @@ void TraceEventModel::setHideRepeats(bool hide) {
     endResetModel();
 }
 
-// ---- DiffOverlay ------------------------------------------------------------------------------
+// ---- DiffColorOverlay ---------------------------------------------------------------------------
 
-QColor DiffOverlay::kindColor(std::uint8_t bits) {
+QColor DiffColorOverlay::kindColor(std::uint8_t bits) {
     if (bits & ts::kDiffThread) return QColor(220, 30, 30);
     if (bits & ts::kDiffReplica) return QColor(150, 60, 210);
     if (bits & ts::kDiffSlot) return QColor(240, 140, 0);
@@ -212,53 +214,39 @@ QColor DiffOverlay::kindColor(std::uint8_t bits) {
     return Qt::transparent;
 }
 
-void DiffOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& cells) const {
-    const double px = r.deviceCellRect(0, 0).width();
-    p.save();
-    for (int row = cells.top(); row < cells.top() + cells.height(); ++row) {
-        for (int col = cells.left(); col < cells.left() + cells.width(); ++col) {
-            const std::uint8_t bits = diff_.at(row, col);
-            if (!bits) continue;
-            const QRectF d = r.deviceCellRect(row, col);
-            const QColor c = kindColor(bits);
-            if (px < 7) {
-                QColor f = c;
-                f.setAlpha(200);
-                p.fillRect(d, f);
-                continue;
-            }
-            // Border in the main kind, a corner flag per kind present.
-            QColor border = c;
-            border.setAlpha(190);
-            p.setPen(QPen(border, std::max(1.0, px / 26)));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(d.adjusted(1, 1, -1, -1));
-            const double t = d.width() * 0.3;
-            const std::uint8_t kinds[] = {ts::kDiffThread, ts::kDiffSlot, ts::kDiffReplica,
-                                          ts::kDiffShape};
-            int corner = 0;
-            for (std::uint8_t k : kinds) {
-                if (!(bits & k)) continue;
-                QPainterPath tri;
-                QPointF o = corner == 0   ? d.topRight()
-                            : corner == 1 ? d.bottomRight()
-                            : corner == 2 ? d.bottomLeft()
-                                          : d.topLeft();
-                const double sx = (corner == 0 || corner == 1) ? -t : t;
-                const double sy = (corner == 0 || corner == 3) ? t : -t;
-                tri.moveTo(o);
-                tri.lineTo(o + QPointF(sx, 0));
-                tri.lineTo(o + QPointF(0, sy));
-                tri.closeSubpath();
-                p.fillPath(tri, kindColor(k));
-                ++corner;
-            }
-            if (bits & ts::kDiffShape) {
-                p.fillRect(d, QBrush(QColor(60, 60, 60, 120), Qt::BDiagPattern));
-            }
-        }
-    }
-    p.restore();
+DiffColorOverlay::DiffColorOverlay(const ts::LayoutDiff& d, GridModel base)
+    : diff_(d), base_(std::move(base)) {
+    static quint64 counter = 1u << 30;
+    revision_ = ++counter;
+}
+
+std::optional<QRgb> DiffColorOverlay::cellColor(int row, int col) const {
+    const std::uint8_t bits = diff_.at(row, col);
+    if (bits) return kindColor(bits).lighter(125).rgb();
+    // Cells that agree keep their layout colour, faded, so the differing ones stand out while
+    // the layout stays readable.
+    const QRgb c = base_.color(row, col);
+    const double t = 0.72;
+    return qRgb(int(qRed(c) + (255 - qRed(c)) * t), int(qGreen(c) + (255 - qGreen(c)) * t),
+                int(qBlue(c) + (255 - qBlue(c)) * t));
+}
+
+std::vector<LegendEntry> DiffColorOverlay::legend() const {
+    std::vector<LegendEntry> e;
+    const auto& n = diff_.counts;
+    const std::pair<std::uint8_t, std::pair<QString, std::int64_t>> kinds[] = {
+        {ts::kDiffThread, {QStringLiteral("thread differs"), n.thread}},
+        {ts::kDiffSlot,
+         {diff_.fragments ? QStringLiteral("slot differs") : QStringLiteral("offset differs"),
+          n.slot}},
+        {ts::kDiffReplica, {QStringLiteral("replica count differs"), n.replica}},
+        {ts::kDiffShape, {QStringLiteral("only on one side"), n.shape}}};
+    for (const auto& [bits, what] : kinds)
+        if (what.second > 0)
+            e.push_back({kindColor(bits).lighter(125),
+                         QStringLiteral("%1 (%2)").arg(what.first).arg(what.second)});
+    e.push_back({QColor(235, 235, 235), QStringLiteral("same in both (faded layout colour)")});
+    return e;
 }
 
 // ---- ComparisonView ---------------------------------------------------------------------------
@@ -274,6 +262,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
         titles_[k]->setWordWrap(true);
         views_[k] = new GridView(this);
         views_[k]->setMinimumSize(200, 200);
+        views_[k]->setTitleVisible(false); // the label above names the layout and its shape
         open_[k] = new QPushButton(QStringLiteral("Open in Editor"), this);
         connect(open_[k], &QPushButton::clicked, this, [this, k] { emit openInEditor(k); });
         auto* bar = new QHBoxLayout;
@@ -286,10 +275,33 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     lay->addLayout(grids, 1);
     counts_ = new QLabel(this);
     counts_->setTextFormat(Qt::RichText);
+    counts_->setObjectName(QStringLiteral("diffCounts"));
+    auto* modeRow = new QHBoxLayout;
+    auto* showLabel = new QLabel(QStringLiteral("Show:"), this);
+    showLayouts_ = new QToolButton(this);
+    showLayouts_->setText(QStringLiteral("Layouts"));
+    showLayouts_->setObjectName(QStringLiteral("showLayouts"));
+    showLayouts_->setToolTip(QStringLiteral("Each layout in its own thread colours"));
+    showDiffs_ = new QToolButton(this);
+    showDiffs_->setText(QStringLiteral("Differences"));
+    showDiffs_->setObjectName(QStringLiteral("showDifferences"));
+    showDiffs_->setToolTip(
+        QStringLiteral("Cells that differ in the colour of their kind; cells that agree faded"));
+    for (QToolButton* b : {showLayouts_, showDiffs_}) {
+        b->setCheckable(true);
+        b->setAutoRaise(false);
+    }
+    connect(showLayouts_, &QToolButton::clicked, this, [this] { setMode(Mode::Layouts); });
+    connect(showDiffs_, &QToolButton::clicked, this, [this] { setMode(Mode::Differences); });
+    modeRow->addWidget(showLabel);
+    modeRow->addWidget(showLayouts_);
+    modeRow->addWidget(showDiffs_);
+    modeRow->addSpacing(10);
+    modeRow->addWidget(counts_, 1);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    lay->addWidget(counts_);
+    lay->addLayout(modeRow);
     lay->addWidget(summary_);
 
     // Synchronised zoom/pan, hover and highlight.
@@ -321,6 +333,7 @@ void ComparisonView::clear() {
     diff_.reset();
     for (auto* v : views_) {
         v->renderer().clearOverlays();
+        v->renderer().setCellColorOverlay(nullptr);
         v->setModel(GridModel());
     }
     counts_->clear();
@@ -349,13 +362,16 @@ void ComparisonView::setLayouts(const ts::Mapping& a, const QString& nameA, cons
             views_[k]->setModel(GridModel());
             views_[k]->setMessage(QString::fromUtf8(e.what()));
         }
-        if (diff_) views_[k]->renderer().addOverlay(std::make_shared<DiffOverlay>(*diff_));
         titles_[k]->setText(QStringLiteral("<b>%1</b>  <span style='color:#666'>%2</span>")
                                 .arg(names[k].toHtmlEscaped(), shapeText(*m[k])));
         titles_[k]->setToolTip(texts[k]);
         views_[k]->update();
     }
-    counts_->setText(countsText());
+    if (diff_) {
+        const auto& c = diff_->counts;
+        mode_ = 2 * c.differing() > c.cells ? Mode::Layouts : Mode::Differences;
+    }
+    setMode(mode_);
     summary_->setText(error.isEmpty() ? summaryText() : error);
     // Align: one scale for both, from the larger grid, then keep them in step.
     QTimer::singleShot(0, this, [this] {
@@ -370,16 +386,43 @@ void ComparisonView::setLayouts(const ts::Mapping& a, const QString& nameA, cons
     });
 }
 
+void ComparisonView::setMode(Mode m) {
+    mode_ = m;
+    showLayouts_->setChecked(m == Mode::Layouts);
+    showDiffs_->setChecked(m == Mode::Differences);
+    showLayouts_->setEnabled(diff_.has_value());
+    showDiffs_->setEnabled(diff_.has_value());
+    for (GridView* v : views_) {
+        if (diff_ && m == Mode::Differences && !v->model().isEmpty())
+            v->renderer().setCellColorOverlay(
+                std::make_shared<DiffColorOverlay>(*diff_, v->model()));
+        else
+            v->renderer().setCellColorOverlay(nullptr);
+        v->update();
+    }
+    counts_->setText(countsText());
+}
+
 QString ComparisonView::countsText() const {
     if (!diff_) return {};
     const auto& c = diff_->counts;
     auto chip = [](std::uint8_t bits, const QString& name, std::int64_t n) {
+        // A kind that does not occur is grey: a red "thread 0" read as an alarm.
+        const QColor bg = n > 0 ? DiffColorOverlay::kindColor(bits) : QColor(0xc4, 0xc8, 0xce);
         return QStringLiteral("<span style='background:%1;color:white'>&nbsp;%2&nbsp;</span> "
                               "<b>%3</b>&nbsp;&nbsp; ")
-            .arg(DiffOverlay::kindColor(bits).name(), name)
+            .arg(bg.name(), name)
             .arg(n);
     };
-    return QStringLiteral("%1 of %2 cells differ &nbsp; ").arg(c.differing()).arg(c.cells) +
+    const QString showing =
+        mode_ == Mode::Layouts ? (2 * c.differing() > c.cells
+                                      ? QStringLiteral(" — showing the layouts (most cells differ)")
+                                      : QStringLiteral(" — showing the layouts"))
+                               : QStringLiteral(" — showing the differences");
+    return QStringLiteral("<b>%1 of %2 cells differ</b>%3 &nbsp; ")
+               .arg(c.differing())
+               .arg(c.cells)
+               .arg(showing) +
            chip(ts::kDiffThread, QStringLiteral("thread"), c.thread) +
            chip(ts::kDiffSlot, diff_->fragments ? QStringLiteral("slot") : QStringLiteral("offset"),
                 c.slot) +
@@ -690,6 +733,7 @@ QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* pa
     dock->setWidget(viewer);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     dock->hide();
+    growWhenShown(window, dock, 0.5, 520); // two grids side by side need the height
     if (doc) {
         QObject::connect(viewer, &TraceViewer::openInEditor, doc,
                          [doc](const QString& name, const QString& text) {

@@ -18,6 +18,7 @@ class QPushButton;
 class QStackedWidget;
 class QCheckBox;
 class QProgressBar;
+class QToolButton;
 class QDockWidget;
 class QMainWindow;
 class QMenu;
@@ -54,15 +55,21 @@ private:
     bool hideRepeats_ = true;
 };
 
-// Paints diff marks by kind over a GridView's cells (colour per kind, legend in the panel).
-class DiffOverlay : public GridOverlay {
+// The "differences" colouring of a comparison: differing cells in the colour of their kind
+// (thread, slot, replica count, shape), agreeing cells in their own colour faded. A colour
+// overlay, not marks painted on top, so labels stay readable and the overview aggregates it.
+class DiffColorOverlay : public CellColorOverlay {
 public:
-    DiffOverlay(const ts::LayoutDiff& d) : diff_(d) {}
-    void paint(QPainter& p, const GridRenderer& r, const QRect& cells) const override;
+    DiffColorOverlay(const ts::LayoutDiff& d, GridModel base);
+    std::optional<QRgb> cellColor(int row, int col) const override;
+    std::vector<LegendEntry> legend() const override;
+    quint64 revision() const override { return revision_; }
     static QColor kindColor(std::uint8_t bits);
 
 private:
     ts::LayoutDiff diff_;
+    GridModel base_;
+    quint64 revision_;
 };
 
 // Two grids side by side with a diff (shared by conflicts and by any A/B comparison).
@@ -81,6 +88,15 @@ public:
     QString countsText() const;
     QString summaryText() const;
 
+    // What the two grids show: each layout in its own colours, or where they differ. A new pair
+    // starts on "layouts" when most cells differ (the differences would be a solid wash), else
+    // on "differences".
+    enum class Mode { Layouts, Differences };
+    Mode mode() const { return mode_; }
+    void setMode(Mode m);
+    QToolButton* layoutsButton() const { return showLayouts_; }
+    QToolButton* differencesButton() const { return showDiffs_; }
+
 signals:
     void openInEditor(int side); // 0 left, 1 right
 
@@ -90,7 +106,9 @@ private:
     QLabel* counts_;
     QLabel* summary_;
     QPushButton* open_[2];
+    QToolButton *showLayouts_, *showDiffs_;
     std::optional<ts::LayoutDiff> diff_;
+    Mode mode_ = Mode::Differences;
     bool syncing_ = false;
 };
 

@@ -2,6 +2,8 @@
 
 #include "tilescope/limits.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -94,6 +96,43 @@ Document parseDocument(const std::string& text, const std::string& file) {
         if (l.text.size() > limits::kMaxTextLength)
             throw DocumentError(file, p + "/text", "mapping text too long");
         l.notes = getString(o, "notes", p, file, false);
+        l.caption = getString(o, "caption", p, file, false);
+        if (auto an = o.find("analysis"); an != o.end()) {
+            const std::string ap = p + "/analysis";
+            if (!an->is_object()) throw DocumentError(file, ap, "expected an object");
+            AnalysisSettings& a = l.analysis;
+            a.panel = getString(*an, "panel", ap, file, true);
+            if (a.panel != "banks" && a.panel != "fractal")
+                throw DocumentError(file, ap + "/panel", "expected \"banks\" or \"fractal\"");
+            a.access = getString(*an, "access", ap, file, a.panel == "banks");
+            a.dtype = getString(*an, "dtype", ap, file, false, "float16");
+            a.fractal = getString(*an, "fractal", ap, file, false, "zN");
+            // Both conventions (fractal.h): CATLASS zN/nZ/zZ/L0C, tilelang-ascend NZ/ZN/ZZ.
+            static const char* kKinds[] = {"zN", "nZ", "zZ", "L0C", "NZ", "ZN", "ZZ", "zz", "l0c"};
+            if (std::find(std::begin(kKinds), std::end(kKinds), a.fractal) == std::end(kKinds))
+                throw DocumentError(file, ap + "/fractal",
+                                    "expected zN, nZ, zZ or L0C (CATLASS) or NZ, ZN, ZZ "
+                                    "(tilelang-ascend)");
+            auto integer = [&](const char* key, int lo, int hi, int fallback) {
+                auto it = an->find(key);
+                if (it == an->end()) return fallback;
+                if (!it->is_number_integer())
+                    throw DocumentError(file, ap + "/" + key, "expected an integer");
+                const auto v = it->get<std::int64_t>();
+                if (v < lo || v > hi)
+                    throw DocumentError(file, ap + "/" + key,
+                                        "out of range [" + std::to_string(lo) + ", " +
+                                            std::to_string(hi) + "]");
+                return int(v);
+            };
+            a.vector = integer("vector", 0, 16, 0);
+            a.step = integer("step", -1, 1 << 30, -1);
+            if (auto st = an->find("store"); st != an->end()) {
+                if (!st->is_boolean())
+                    throw DocumentError(file, ap + "/store", "expected true or false");
+                a.store = st->get<bool>();
+            }
+        }
         if (auto vw = o.find("view"); vw != o.end()) {
             if (!vw->is_object()) throw DocumentError(file, p + "/view", "expected an object");
             l.view.view = getString(*vw, "view", p + "/view", file, false, "input");
@@ -134,6 +173,20 @@ std::string serializeDocument(const Document& d) {
                {"text", l.text},
                {"view", {{"view", l.view.view}, {"color", l.view.color}, {"zoom", l.view.zoom}}}};
         if (!l.notes.empty()) o["notes"] = l.notes;
+        if (!l.caption.empty()) o["caption"] = l.caption;
+        if (!l.analysis.empty()) {
+            const AnalysisSettings& a = l.analysis;
+            json an{{"panel", a.panel}, {"dtype", a.dtype}};
+            if (a.panel == "banks") {
+                an["access"] = a.access;
+                if (a.vector) an["vector"] = a.vector;
+                if (a.store) an["store"] = true;
+                an["step"] = a.step;
+            } else {
+                an["fractal"] = a.fractal;
+            }
+            o["analysis"] = std::move(an);
+        }
         ls.push_back(std::move(o));
     }
     j["layouts"] = std::move(ls);

@@ -23,6 +23,25 @@ TEST(Document, JsonRoundTrip) {
     EXPECT_EQ(ts::parseDocument(ts::serializeDocument(d)), d);
 }
 
+TEST(Document, LessonStepsKeepCaptionAndAnalysis) {
+    ts::Document d = sample();
+    d.layouts[0].caption = "Column access: 32 wavefronts";
+    d.layouts[0].analysis.panel = "banks";
+    d.layouts[0].analysis.access = "lanes:lambda t: (t, 0)";
+    d.layouts[0].analysis.dtype = "float32";
+    d.layouts[0].analysis.step = 0;
+    d.layouts[0].analysis.store = true;
+    d.layouts[0].analysis.vector = 2;
+    d.layouts[1].analysis.panel = "fractal";
+    d.layouts[1].analysis.dtype = "float16";
+    d.layouts[1].analysis.fractal = "nZ";
+    const ts::Document back = ts::parseDocument(ts::serializeDocument(d));
+    EXPECT_EQ(back, d);
+    EXPECT_EQ(back.layouts[0].analysis.access, "lanes:lambda t: (t, 0)");
+    EXPECT_EQ(back.layouts[1].analysis.fractal, "nZ");
+    EXPECT_TRUE(ts::parseDocument(ts::serializeDocument(sample())).layouts[0].analysis.empty());
+}
+
 struct Broken {
     const char* json;
     const char* path;
@@ -50,6 +69,16 @@ TEST(Document, ErrorsNameTheJsonPath) {
         {"{\"format\": \"tilescope-project\", \"version\": 1, \"active\": 3, \"layouts\": "
          "[{\"name\": \"a\", \"text\": \"x\"}]}",
          "/active", "out of range"},
+        {"{\"format\": \"tilescope-project\", \"version\": 1, \"layouts\": [{\"name\": \"a\", "
+         "\"text\": \"x\", \"analysis\": {\"panel\": \"charts\"}}]}",
+         "/layouts/0/analysis/panel", "expected \"banks\" or \"fractal\""},
+        {"{\"format\": \"tilescope-project\", \"version\": 1, \"layouts\": [{\"name\": \"a\", "
+         "\"text\": \"x\", \"analysis\": {\"panel\": \"banks\"}}]}",
+         "/layouts/0/analysis", "missing \"access\""},
+        {"{\"format\": \"tilescope-project\", \"version\": 1, \"layouts\": [{\"name\": \"a\", "
+         "\"text\": \"x\", \"analysis\": {\"panel\": \"banks\", \"access\": \"ldmatrix:x4\", "
+         "\"step\": -7}}]}",
+         "/layouts/0/analysis/step", "out of range"},
     };
     for (const auto& c : cases) {
         try {

@@ -147,7 +147,7 @@ private slots:
         p.setTile(32, 64, QStringLiteral("float16"));
         p.setSwizzleBytes(128);
         p.runSearch();
-        shoot(&p, QStringLiteral("swizzle-panel.png"), QSize(1100, 1150));
+        shoot(&p, QStringLiteral("swizzle-panel.png"), QSize(1100, 900));
     }
 
     void fractalPreview() {

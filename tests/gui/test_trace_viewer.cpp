@@ -2,6 +2,8 @@
 // synchronised views, open-in-editor, live follow of a growing file, a child process with cancel.
 #include "trace_viewer.h"
 
+#include "tilescope/mapping.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,6 +13,7 @@
 #include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace tsw;
@@ -39,6 +42,7 @@ private slots:
     void listsEventsOfARealLog();
     void conflictShowsAlignedDiff();
     void parallelConflictCounts();
+    void conflictTogglesLayoutsAndDifferences();
     void openInEditorGivesMappingText();
     void followsAGrowingFile();
     void runsAChildProcessAndCancels();
@@ -110,6 +114,70 @@ void TestTraceViewer::parallelConflictCounts() {
     int err = v.findEvent(EventKind::Error);
     QVERIFY(v.selectEvent(std::size_t(err)));
     QCOMPARE(v.pages()->currentIndex(), 3);
+}
+
+// When most cells differ the differences would paint both grids one colour: the pair opens on
+// "layouts" (each in its own thread colours), with the count in view; "differences" colours the
+// differing cells by kind and fades the agreeing ones; a kind that does not occur is a grey chip.
+void TestTraceViewer::conflictTogglesLayoutsAndDifferences() {
+    TraceViewer v;
+    v.resize(1400, 800);
+    v.show();
+    v.openLog(logPath("conflict_gemm_transpose_A.log"));
+    QVERIFY(waitFinished(v));
+    ComparisonView* c = v.comparison();
+    QCOMPARE(c->diff()->counts.differing(), 4032);
+    QCOMPARE(c->mode(), ComparisonView::Mode::Layouts);
+    QVERIFY(c->countsText().contains(QStringLiteral("4032 of 4096 cells differ")));
+    QVERIFY(c->countsText().contains(QStringLiteral("showing the layouts")));
+    QVERIFY(c->layoutsButton()->isChecked() && !c->differencesButton()->isChecked());
+    // Layouts: the model's own colours, on both sides.
+    for (GridView* g : {c->left(), c->right()})
+        for (int r : {0, 5, 33})
+            QCOMPARE(g->renderer().effectiveColor(r, 7), g->model().color(r, 7));
+    // Differences: a differing cell takes its kind's colour; an agreeing one (the diagonal of a
+    // transpose) keeps a faded version of its own.
+    c->differencesButton()->click();
+    QCOMPARE(c->mode(), ComparisonView::Mode::Differences);
+    QVERIFY(c->countsText().contains(QStringLiteral("showing the differences")));
+    const std::uint8_t bits = c->diff()->at(0, 7);
+    QVERIFY(bits & ts::kDiffThread);
+    QCOMPARE(c->left()->renderer().effectiveColor(0, 7),
+             DiffColorOverlay::kindColor(bits).lighter(125).rgb());
+    QCOMPARE(c->diff()->at(9, 9), std::uint8_t(0));
+    const QRgb own = c->left()->model().color(9, 9);
+    const QRgb shown = c->left()->renderer().effectiveColor(9, 9);
+    QVERIFY(shown != own);
+    QVERIFY(qGray(shown) > qGray(own)); // faded towards white
+    // The legend names the kinds present with their counts.
+    bool named = false;
+    for (const LegendEntry& e : c->left()->renderer().legendEntries())
+        named = named || e.text == QStringLiteral("thread differs (3840)");
+    QVERIFY(named);
+    c->layoutsButton()->click();
+    QCOMPARE(c->left()->renderer().effectiveColor(0, 7), c->left()->model().color(0, 7));
+    // Counts: thread 3840 is a red chip, replica count 0 a grey one.
+    const QString counts = c->countsText();
+    QVERIFY(counts.contains(DiffColorOverlay::kindColor(ts::kDiffThread).name() +
+                            QStringLiteral(";color:white'>&nbsp;thread")));
+    QVERIFY(counts.contains(QStringLiteral("#c4c8ce;color:white'>&nbsp;replica count")));
+    // No thread differences: a grey "thread 0" chip, not an alarm.
+    v.openLog(logPath("conflict_parallel_cast.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ParallelConflict))));
+    QCOMPARE(c->diff()->counts.thread, 0);
+    QVERIFY(c->countsText().contains(QStringLiteral("#c4c8ce;color:white'>&nbsp;thread")));
+    // Few differences (the last row's threads shifted): the pair opens on "differences".
+    const ts::Mapping a =
+        ts::parseMapping("T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
+                         "forward_index_fn=lambda i, j: j % 2)");
+    const ts::Mapping b = ts::parseMapping(
+        "T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2 + i // 7, "
+        "forward_index_fn=lambda i, j: j % 2)");
+    c->setLayouts(a, QStringLiteral("a"), {}, b, QStringLiteral("b"), {});
+    QCOMPARE(c->diff()->counts.differing(), 8);
+    QCOMPARE(c->mode(), ComparisonView::Mode::Differences);
+    QVERIFY(c->differencesButton()->isChecked());
 }
 
 void TestTraceViewer::openInEditorGivesMappingText() {
@@ -229,7 +297,7 @@ void TestTraceViewer::screenshotOfConflict() {
     left->zoomBy(1.3 / left->scale(), QPointF(0, 0));
     QCOMPARE(v.comparison()->right()->scale(), left->scale());
     const double s = left->scale();
-    const QPointF origin(4, 4); // scene (0, 0) is the grid's title
+    const QPointF origin = left->cellArea().topLeft(); // the grid's first cell at the top left
     for (GridView* g : {left, v.comparison()->right()})
         g->setViewTransform(s, origin);
     QTest::qWait(100);

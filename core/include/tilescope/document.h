@@ -16,11 +16,27 @@ struct ViewSettings {
     bool operator==(const ViewSettings&) const = default;
 };
 
+// An analysis saved with a layout (a lesson step): which panel shows it and its inputs. The
+// panel's layout is the DocLayout's own text (banks) or its shape (fractal).
+struct AnalysisSettings {
+    std::string panel;          // "" (none) | "banks" | "fractal"
+    std::string access;         // banks: the ACCESS text (access.h)
+    std::string dtype;          // element type ("float16")
+    int vector = 0;             // banks: elements per lane access, 0 = automatic
+    bool store = false;         // banks: stores instead of loads
+    int step = -1;              // banks: the instruction shown, -1 = all
+    std::string fractal = "zN"; // fractal: zN, nZ, zZ, L0C or tilelang-ascend NZ, ZN, ZZ
+    bool operator==(const AnalysisSettings&) const = default;
+    bool empty() const { return panel.empty(); }
+};
+
 struct DocLayout {
     std::string name;
     std::string text;
     ViewSettings view;
     std::string notes;
+    std::string caption;       // one line shown above the grid (lesson steps)
+    AnalysisSettings analysis; // shown with the layout when set
     bool operator==(const DocLayout&) const = default;
 };
 

@@ -1,0 +1,312 @@
+// QtTest (offscreen) for reading large grids: the overview below one pixel per cell shows a
+// fragment's warps (checked pixel by pixel against the model), row/column numbers stay in view
+// while zoomed and panned, the legend never covers a cell, the wheel scrolls and Ctrl+wheel
+// zooms, compact labels for replicated cells, and exports of huge grids keep a readable title.
+#include "test_gui_common.h"
+
+#include "grid_overview.h"
+#include "gridview.h"
+
+#include "tilescope/mapping.h"
+
+#include <QElapsedTimer>
+#include <QScrollBar>
+#include <QSet>
+#include <QWheelEvent>
+#include <QtTest>
+
+using namespace tsw;
+
+namespace {
+
+GridModel gridOf(const char* text, ColorMode color = ColorMode::Thread) {
+    return GridModel::fromMapping(ts::parseMapping(text), ViewMode::Input, color);
+}
+
+QImage shot(GridView& v) {
+    QCoreApplication::processEvents();
+    return v.grab().toImage().convertToFormat(QImage::Format_RGB32);
+}
+
+bool hasInk(const QImage& img, const QRectF& r, QRgb background) {
+    // Any pixel clearly darker than the strip's background: a drawn number.
+    const QRect ri = r.toRect().intersected(img.rect());
+    for (int y = ri.top(); y <= ri.bottom(); ++y)
+        for (int x = ri.left(); x <= ri.right(); ++x)
+            if (qGray(img.pixel(x, y)) < qGray(background) - 80) return true;
+    return false;
+}
+
+void wheel(QWidget* w, QPoint at, int dy, Qt::KeyboardModifiers mods) {
+    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, dy), Qt::NoButton, mods,
+                  Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class TestGridView : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { guiTestSetUp(); }
+
+    // A 1024 x 1024 gemm accumulator (8 warps) at fit zoom: every pixel of the overview is the
+    // colour of the warp that owns its block (no thread owns half of a block, so the block's
+    // most common warp decides), not a grey average of 256 lane hues.
+    void overviewShowsWarpsAtFit() {
+        GridView v;
+        v.resize(900, 760);
+        v.show();
+        const GridModel m = gridOf("make_gemm_c_fragment((1024, 1024), 256)");
+        v.setModel(m);
+        QVERIFY(v.scale() * v.renderer().style().cell < 1.0); // cells below a pixel
+        const int k = v.renderer().overviewBlockAt(v.scale());
+        QVERIFY(k >= 2);
+        QVERIFY(v.renderer().overviewGroupsAt(v.scale()));
+        const QImage img = shot(v);
+        const QRectF g = v.gridRectOnScreen().intersected(v.cellArea());
+        QSet<QRgb> seen;
+        int checked = 0;
+        const double cellPx = v.scale() * v.renderer().style().cell;
+        for (int sy = 1; sy < 40; ++sy)
+            for (int sx = 1; sx < 40; ++sx) {
+                const QPointF p(g.left() + g.width() * sx / 40.0, g.top() + g.height() * sy / 40.0);
+                const auto cell = v.cellAtWidget(p);
+                QVERIFY(cell);
+                // Away from warp boundaries (512 x 256 regions), by more than a block.
+                const int r = cell->y(), c = cell->x();
+                const int margin = 2 * k + 2;
+                if (r % 512 < margin || r % 512 > 511 - margin || c % 256 < margin ||
+                    c % 256 > 255 - margin)
+                    continue;
+                const QRgb expected = GridModel::groupColor(m.group(r, c));
+                QCOMPARE(QColor(img.pixel(p.toPoint())).name(), QColor(expected).name());
+                seen.insert(img.pixel(p.toPoint()));
+                ++checked;
+            }
+        QVERIFY(checked > 600);
+        QCOMPARE(seen.size(), 8); // the eight warps, each visible
+        (void)cellPx;
+        // The legend says what the colours mean at this zoom.
+        bool said = false;
+        for (const LegendEntry& e : v.renderer().legendEntries(v.scale()))
+            said = said || e.text.contains(QStringLiteral("overview"));
+        QVERIFY(said);
+    }
+
+    // The largest drawable grid (2048 x 2048): the first paint at fit builds the overview, later
+    // ones reuse it. Figures only (timings are not asserted on a shared machine).
+    void overviewOfTheLargestGrid() {
+        GridView v;
+        v.resize(900, 760);
+        v.show();
+        QElapsedTimer t;
+        t.start();
+        const GridModel m = gridOf("make_gemm_c_fragment((2048, 2048), 256)");
+        const qint64 build = t.restart();
+        v.setModel(m);
+        v.grab();
+        const qint64 first = t.restart();
+        v.grab();
+        const qint64 again = t.restart();
+        v.zoomBy(2.0, v.cellArea().center()); // the next block size: a new overview level
+        v.grab();
+        const qint64 level = t.elapsed();
+        qInfo("2048x2048: model %lld ms, first paint %lld ms, repaint %lld ms, next level %lld ms",
+              build, first, again, level);
+        QVERIFY(v.renderer().overviewBlockAt(v.scale()) >= 2);
+    }
+
+    // The aggregation rule on a known 4 x 4 input: majority colour, then group, then mean.
+    void overviewAggregationRule() {
+        const QRgb a = qRgb(200, 0, 0), b = qRgb(0, 200, 0), c = qRgb(0, 0, 200);
+        std::vector<QRgb> colors = {a, a, b, c, //
+                                    a, b, c, a, //
+                                    a, a, b, b, //
+                                    a, a, c, c};
+        std::vector<std::int64_t> groups = {0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3};
+        OverviewInput in;
+        in.rows = in.cols = 4;
+        in.colors = colors.data();
+        QImage plain = aggregateOverview(in, 2);
+        QCOMPARE(plain.size(), QSize(2, 2));
+        QCOMPARE(plain.pixel(0, 0), a);                     // 3 of 4: majority
+        QCOMPARE(plain.pixel(0, 1), a);                     // 4 of 4
+        QCOMPARE(plain.pixel(1, 0), QRgb(qRgb(0, 0, 200))); // b, c, c, a: c most common
+        in.groups = groups.data();
+        in.groupColor = [](std::int64_t g) { return qRgb(int(g) * 10, 1, 1); };
+        QImage grouped = aggregateOverview(in, 2);
+        QCOMPARE(grouped.pixel(1, 0), qRgb(10, 1, 1)); // no majority colour: the group's
+        QCOMPARE(grouped.pixel(1, 1), qRgb(30, 1, 1)); // b, b, c, c: group 3
+        in.groups = nullptr;
+        in.continuous = true;
+        QImage mean = aggregateOverview(in, 2);
+        QCOMPARE(mean.pixel(1, 1), qRgb(0, 100, 100)); // b, b, c, c averaged
+        QCOMPARE(overviewBlock(0.3), 4);
+        QCOMPARE(overviewBlock(1.0), 1);
+    }
+
+    // Zoomed in and panned to the middle: the numbers are still drawn, along the cell area's
+    // edges, and name the rows and columns in view.
+    void headersStayWhenPanned() {
+        GridView v;
+        v.resize(800, 600);
+        v.show();
+        v.setModel(gridOf("make_gemm_c_fragment((256, 256), 128)"));
+        QVERIFY(!v.columnHeaderRect().isEmpty());
+        v.setZoomRelative(12);
+        const QRectF vp = v.cellArea();
+        // Pan to the middle of the grid.
+        const QSizeF s = v.gridRectOnScreen().size();
+        v.setViewTransform(v.scale(),
+                           QPointF(vp.left() - s.width() / 2, vp.top() - s.height() / 2));
+        QVERIFY(v.gridRectOnScreen().top() < vp.top() - 100);
+        QVERIFY(v.gridRectOnScreen().left() < vp.left() - 100);
+        const QRectF ch = v.columnHeaderRect(), rh = v.rowHeaderRect();
+        QVERIFY(!ch.isEmpty() && !rh.isEmpty());
+        QCOMPARE(ch.bottom(), vp.top());
+        QCOMPARE(rh.right(), vp.left());
+        QVERIFY(ch.top() >= 0 && rh.left() >= 0);
+        const QImage img = shot(v);
+        QVERIFY(hasInk(img, ch, qRgb(0xf7, 0xf8, 0xfa)));
+        QVERIFY(hasInk(img, rh, qRgb(0xf7, 0xf8, 0xfa)));
+        // Scrollbars appear while the grid is larger than the view.
+        QVERIFY(v.horizontalBar()->isVisible() && v.verticalBar()->isVisible());
+        QVERIFY(v.horizontalBar()->value() > 0);
+        v.zoomToFit();
+        QVERIFY(!v.horizontalBar()->isVisible() && !v.verticalBar()->isVisible());
+        // At fit the title sits above the numbers and is readable (not scaled with the page).
+        QVERIFY(v.titleRect().height() >= 20);
+        QVERIFY(v.titleRect().bottom() <= v.columnHeaderRect().top() + 0.5);
+    }
+
+    void legendNeverCoversCells() {
+        GridView v;
+        v.resize(700, 520);
+        v.show();
+        for (const char* text :
+             {"make_gemm_c_fragment((32, 32), 128)", "make_gemm_c_fragment((512, 512), 256)",
+              "T.Layout([4, 64], lambda i, j: i * 64 + j)"}) {
+            v.setModel(gridOf(text));
+            for (double z : {1.0, 3.0, 20.0}) {
+                v.setZoomRelative(z);
+                // Pan to the bottom-left corner, where a floating legend used to sit.
+                v.setViewTransform(v.scale(), QPointF(v.cellArea().left(), -1e9));
+                const QRectF cells = v.cellArea().intersected(v.gridRectOnScreen());
+                const QRectF legend = v.legendRect();
+                QVERIFY2(!legend.isEmpty(), text);
+                QVERIFY2(!legend.intersects(cells), text);
+                QVERIFY(legend.bottom() <= v.height());
+            }
+        }
+    }
+
+    void wheelScrollsAndCtrlWheelZooms() {
+        GridView v;
+        v.resize(800, 600);
+        v.show();
+        v.setModel(gridOf("make_gemm_c_fragment((128, 128), 128)"));
+        const QPoint mid = v.cellArea().center().toPoint();
+        // At fit there is nothing to scroll: the wheel says how to zoom.
+        const double fit = v.scale();
+        wheel(&v, mid, -120, Qt::NoModifier);
+        QCOMPARE(v.scale(), fit);
+        QVERIFY(v.hint().contains(QStringLiteral("Ctrl")));
+        wheel(&v, mid, 120, Qt::ControlModifier);
+        QVERIFY(v.scale() > fit * 1.1);
+        v.setZoomRelative(6);
+        const double s = v.scale();
+        const QPointF before = v.pan();
+        wheel(&v, mid, -120, Qt::NoModifier);
+        QCOMPARE(v.scale(), s);
+        QVERIFY(v.pan().y() < before.y()); // scrolled down
+        QCOMPARE(v.pan().x(), before.x());
+        wheel(&v, mid, -120, Qt::ShiftModifier);
+        QVERIFY(v.pan().x() < before.x()); // Shift: sideways
+        // The scrollbar follows and drives the view.
+        const int value = v.verticalBar()->value();
+        QVERIFY(value > 0);
+        v.verticalBar()->setValue(0);
+        QCOMPARE(v.pan().y(), v.cellArea().top());
+    }
+
+    // A replicated cell too small for "T0/32/64/96" shows "T0 ×4"; the full list when larger.
+    void replicatedCellsGetCompactLabels() {
+        const GridModel m = gridOf("T.Fragment([16, 32], forward_thread_fn=lambda i, j, rep: rep "
+                                   "* 32 + i % 8 * 4 + j % 8 // 2, replicate=4)");
+        QCOMPARE(m.label(0, 0, 0), QStringLiteral("T0/32/64/96"));
+        QCOMPARE(m.compactLabel(0, 0), QStringLiteral("T0 ×4"));
+        GridRenderer::Style st;
+        st.title = st.headers = false;
+        st.margin = 0;
+        st.cell = 28; // the full label would need about 56 px
+        GridRenderer r(m, st);
+        const QImage img = r.renderImage(1.0);
+        // Ink inside cell (0, 0): some pixels far from its fill colour.
+        const QRgb fill = r.effectiveColor(0, 0);
+        int ink = 0;
+        for (int y = 2; y < 26; ++y)
+            for (int x = 2; x < 26; ++x)
+                ink += std::abs(qGray(img.pixel(x, y)) - qGray(fill)) > 60;
+        QVERIFY2(ink > 10, qPrintable(QString::number(ink)));
+    }
+
+    // An export below a pixel per cell is the overview: the eight warps, not a moire.
+    void exportBelowAPixelPerCellShowsWarps() {
+        const GridModel m = gridOf("make_gemm_c_fragment((1024, 1024), 256)");
+        GridRenderer::Style st;
+        st.cell = 0.5; // a 512 px grid: one overview pixel per 2 x 2 cells
+        st.legendInScene = true;
+        GridRenderer r(m, st);
+        const QImage img = r.renderImage(1.0);
+        QVERIFY(!img.isNull());
+        const QRectF g = r.gridRect();
+        QSet<QRgb> seen;
+        for (int w = 0; w < 8; ++w) {
+            const int row = (w % 2) * 512 + 256, col = (w / 2) * 256 + 128;
+            const QPoint p = (g.topLeft() + QPointF(col, row) * st.cell).toPoint();
+            QCOMPARE(QColor(img.pixel(p)).name(),
+                     QColor(GridModel::groupColor(m.group(row, col))).name());
+            seen.insert(img.pixel(p));
+        }
+        QCOMPARE(seen.size(), 8);
+    }
+
+    // Over the pixel budget the cells shrink, not the page: the title band and the legend keep
+    // their size (scaling everything left a 1024 x 1024 export with a 4-pixel title).
+    void exportOverBudgetKeepsTitleSize() {
+        const GridModel m = gridOf("make_gemm_c_fragment((256, 256), 128)");
+        GridRenderer::Style st; // 48-unit cells: a 12k x 12k page
+        st.legendInScene = true;
+        const GridRenderer full(m, st);
+        st.maxPixels = 4e6;
+        const GridRenderer budget(m, st);
+        const QImage img = budget.renderImage(1.0);
+        QVERIFY(double(img.width()) * img.height() <= 4e6);
+        QVERIFY(img.width() > 1500); // not a thumbnail
+        // The grid starts below the same title band as the unconstrained page.
+        const QRectF g = full.gridRect();
+        // First non-white row under the title: where the column numbers or the grid begin.
+        int firstGridRow = -1;
+        for (int y = int(g.top()) - 2; y < img.height() && firstGridRow < 0; ++y)
+            for (int x = int(g.left()); x < int(g.left()) + 200; ++x)
+                if (img.pixel(x, y) != qRgb(255, 255, 255) && qGray(img.pixel(x, y)) < 235) {
+                    firstGridRow = y;
+                    break;
+                }
+        QVERIFY(firstGridRow >= int(g.top()) - 2);
+        QVERIFY(firstGridRow <= int(g.top()) + 2);
+        // Title ink in the band above, at full size: rows with dark pixels span >= 10 px.
+        int inkRows = 0;
+        for (int y = 0; y < int(g.top()) - 22; ++y) {
+            bool ink = false;
+            for (int x = 0; x < 400 && !ink; ++x)
+                ink = qGray(img.pixel(x, y)) < 100;
+            inkRows += ink;
+        }
+        QVERIFY2(inkRows >= 10, qPrintable(QString::number(inkRows)));
+    }
+};
+
+QTEST_MAIN(TestGridView)
+#include "test_grid_view.moc"

@@ -1,0 +1,297 @@
+// QtTest (offscreen) for teaching in class: presenter mode (full screen, panels hidden and
+// restored), stepping through a warp's instructions with keys and buttons, the bank-conflict
+// lesson sample (every step's caption states what the model computes), and the bank heat grid's
+// tooltips and legend.
+#include "test_gui_common.h"
+
+#include "bank_docks.h"
+#include "bank_panel.h"
+#include "documentmodel.h"
+#include "fractal_panel.h"
+#include "gridview.h"
+#include "mainwindow.h"
+#include "presenter.h"
+#include "raster_panel.h"
+#include "swizzle_panel.h"
+
+#include "tilescope/fractal.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QtTest>
+
+using namespace tsw;
+
+namespace {
+
+const char* kLesson = TILESCOPE_SOURCE_DIR "/samples/lesson_bank_conflicts.tilescope.json";
+const char* kEightInstructions = "fragment:T.Fragment([32, 64], forward_thread_fn=lambda i, j: i, "
+                                 "forward_index_fn=lambda i, j: j)";
+
+BankDocks* docksOf(MainWindow& w) {
+    return w.findChild<BankDocks*>(QStringLiteral("bankDocks"));
+}
+
+QStringList visibleDocks(MainWindow& w) {
+    QStringList v;
+    for (QDockWidget* d : w.findChildren<QDockWidget*>())
+        if (d->isVisible()) v << d->objectName();
+    v.sort();
+    return v;
+}
+
+// The number before `unit` in a caption ("... 32 wavefronts (a 32-way conflict)").
+int numberBefore(const QString& caption, const QString& unit) {
+    const QRegularExpression re(QStringLiteral("(\\d+) %1").arg(unit));
+    const auto m = re.match(caption);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+} // namespace
+
+class TestTeaching : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { guiTestSetUp(); }
+
+    void presenterModeHidesAndRestores() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        BankDocks* docks = docksOf(w);
+        docks->bankDock()->show();
+        QCoreApplication::processEvents();
+        const QStringList before = visibleDocks(w);
+        QVERIFY(before.contains(QStringLiteral("bankDock")));
+        QVERIFY(before.size() >= 3); // layouts, mapping, details, bank
+        const QFont font = w.font();
+        Presenter* p = w.presenter();
+        QVERIFY(p);
+        // F11 is the presenter action's key, on the window (works without the menu bar).
+        QCOMPARE(p->presenterAction()->shortcut(), QKeySequence(Qt::Key_F11));
+        QVERIFY(w.actions().contains(p->presenterAction()));
+        p->presenterAction()->trigger();
+        QCoreApplication::processEvents();
+        QVERIFY(p->isActive());
+        QVERIFY(w.windowState() & Qt::WindowFullScreen);
+        QVERIFY(!w.menuBar()->isVisible());
+        QVERIFY(!w.statusBar()->isVisible());
+        for (QToolBar* t : w.findChildren<QToolBar*>())
+            QVERIFY(!t->isVisible());
+        // The grid and one analysis: the bank panel the user had open.
+        QCOMPARE(visibleDocks(w), QStringList{QStringLiteral("bankDock")});
+        QCOMPARE(p->analysisDock(), docks->bankDock());
+        QCOMPARE(w.dockWidgetArea(docks->bankDock()), Qt::RightDockWidgetArea);
+        QVERIFY(w.font().pointSizeF() > font.pointSizeF() * 1.3);
+        QVERIFY(w.gridView()->fontScale() > 1.3);
+        // Esc leaves and restores everything.
+        QTest::keyClick(w.gridView(), Qt::Key_Escape);
+        QVERIFY(!p->isActive());
+        QCoreApplication::processEvents();
+        QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
+        QVERIFY(w.menuBar()->isVisible());
+        QVERIFY(w.statusBar()->isVisible());
+        QCOMPARE(visibleDocks(w), before);
+        QCOMPARE(w.dockWidgetArea(docks->bankDock()), Qt::BottomDockWidgetArea);
+        QCOMPARE(w.font(), font);
+        QCOMPARE(w.gridView()->fontScale(), 1.0);
+        QVERIFY(!p->presenterAction()->isChecked());
+    }
+
+    // Forward and back through a warp's instructions: the Step buttons, Alt+Right / Alt+Left
+    // anywhere, Right / Left (and Space / Backspace) in presenter mode. "All" sits before the
+    // first instruction.
+    void stepKeysAndButtonsMoveBothWays() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        BankPanel* bank = docksOf(w)->bankPanel();
+        docksOf(w)->bankDock()->show();
+        QVERIFY(bank->applyView(QStringLiteral("make_linear_layout((32, 64), \"float16\")"),
+                                QString::fromLatin1(kEightInstructions), QStringLiteral("float16"),
+                                0, false, -1));
+        QCOMPARE(bank->instructionCount(), 8);
+        QCOMPARE(bank->currentStep(), -1);
+        QVERIFY(!bank->stepBackButton()->isEnabled());
+        bank->stepForwardButton()->click();
+        QCOMPARE(bank->currentStep(), 0);
+        bank->stepForwardButton()->click();
+        QCOMPARE(bank->currentStep(), 1);
+        QVERIFY(bank->stepBackButton()->isEnabled());
+        bank->stepBackButton()->click();
+        QCOMPARE(bank->currentStep(), 0);
+        Presenter* p = w.presenter();
+        p->nextInstructionAction()->trigger();
+        QCOMPARE(bank->currentStep(), 1);
+        QCOMPARE(p->nextInstructionAction()->shortcut(), QKeySequence(QStringLiteral("Alt+Right")));
+        p->previousInstructionAction()->trigger();
+        QCOMPARE(bank->currentStep(), 0);
+        p->setActive(true);
+        QCoreApplication::processEvents();
+        w.activateWindow();
+        w.gridView()->setFocus();
+        QTest::keyClick(w.gridView(), Qt::Key_Right);
+        QCOMPARE(bank->currentStep(), 1);
+        QTest::keyClick(w.gridView(), Qt::Key_Space);
+        QCOMPARE(bank->currentStep(), 2);
+        QTest::keyClick(w.gridView(), Qt::Key_Left);
+        QCOMPARE(bank->currentStep(), 1);
+        QTest::keyClick(w.gridView(), Qt::Key_Backspace);
+        QCOMPARE(bank->currentStep(), 0);
+        QTest::keyClick(w.gridView(), Qt::Key_Left);
+        QCOMPARE(bank->currentStep(), -1); // all instructions
+        for (int k = 0; k < 12; ++k)
+            QTest::keyClick(w.gridView(), Qt::Key_Right);
+        QCOMPARE(bank->currentStep(), 7); // stops at the last
+        QVERIFY(!bank->stepForwardButton()->isEnabled());
+        p->setActive(false);
+    }
+
+    // The lesson: each step is a saved view (layout, analysis, step) with a caption whose
+    // figure is what the model computes for what is on screen.
+    void lessonStepsMatchTheModel() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        DocumentModel* doc = w.document();
+        QCOMPARE(doc->count(), 6);
+        BankDocks* docks = docksOf(w);
+        Presenter* p = w.presenter();
+        p->setActive(true);
+        QCoreApplication::processEvents();
+        const int expected[] = {32, 1, 1, 32, 4, -1};
+        for (int i = 0; i < doc->count(); ++i) {
+            QCOMPARE(doc->active(), i);
+            const ts::DocLayout& l = doc->layout(i);
+            const QString caption = w.gridView()->caption();
+            QVERIFY2(caption.startsWith(QStringLiteral("Step %1 of 6 · ").arg(i + 1)),
+                     qPrintable(caption));
+            QVERIFY(caption.endsWith(QString::fromStdString(l.caption)));
+            // The layout evaluates (the grid shows it, no error).
+            QTRY_VERIFY(!w.gridView()->model().isEmpty());
+            QVERIFY(w.gridView()->message().isEmpty());
+            if (l.analysis.panel == "banks") {
+                BankPanel* bank = docks->bankPanel();
+                QCOMPARE(p->analysisDock(), docks->bankDock());
+                QVERIFY(docks->bankDock()->isVisible());
+                QVERIFY2(bank->errorText().isEmpty(), qPrintable(bank->errorText()));
+                QCOMPARE(bank->layoutText(), QString::fromStdString(l.text));
+                QCOMPARE(bank->accessText(), QString::fromStdString(l.analysis.access));
+                QCOMPARE(bank->currentStep(), l.analysis.step);
+                const int shown =
+                    bank->cost()->instructions[std::size_t(l.analysis.step)].wavefronts;
+                QCOMPARE(shown, expected[i]);
+                const int said = numberBefore(caption, QStringLiteral("wavefronts?"));
+                QCOMPARE(said, shown);
+                QVERIFY(bank->stepText().contains(QStringLiteral(": %1 wavefront").arg(shown)));
+            } else {
+                QCOMPARE(QString::fromStdString(l.analysis.panel), QStringLiteral("fractal"));
+                QCOMPARE(p->analysisDock(), docks->fractalDock());
+                QVERIFY(docks->fractalDock()->isVisible());
+                const ts::FractalView f = ts::fractalView(ts::FractalKind::zN, 40, 40, "float16");
+                QCOMPARE(numberBefore(caption, QStringLiteral("elements of storage")),
+                         int(f.footprint_elements));
+                QCOMPARE(numberBefore(caption, QStringLiteral("of them padding")),
+                         int(f.padding_elements()));
+                QVERIFY(caption.contains(QStringLiteral("C0 = 32 B / 2 B = %1").arg(f.c0)));
+                QVERIFY(docks->fractalPanel()->footprintText().contains(
+                    QStringLiteral("%1 elements").arg(f.footprint_elements)));
+            }
+            // PgDown: the next step.
+            QTest::keyClick(w.gridView(), Qt::Key_PageDown);
+            QCoreApplication::processEvents();
+        }
+        QCOMPARE(doc->active(), 5); // stays on the last
+        QTest::keyClick(w.gridView(), Qt::Key_PageUp);
+        QCOMPARE(doc->active(), 4);
+        p->previousStepAction()->trigger();
+        QCOMPARE(doc->active(), 3);
+        p->setActive(false);
+        // Steps are views: browsing them changes nothing in the project.
+        QVERIFY(!doc->isDirty());
+    }
+
+    // Heat cells: tooltips with bank, word and lanes; labelled by bank; a legend entry for every
+    // colour drawn, the current instruction's frame included.
+    void heatCellsExplainThemselves() {
+        BankPanel p;
+        p.resize(1100, 520);
+        p.show();
+        QVERIFY(p.applyView(QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"),
+                            QStringLiteral("lanes:lambda t: (t, 0)"), QStringLiteral("float32"), 0,
+                            false, 0));
+        const QString tip = p.grid()->toolTipFor(5, 0);
+        QVERIFY2(tip.contains(QStringLiteral("<b>bank</b> 0")), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("<b>word</b> 160"))); // 5 * 32 floats
+        QVERIFY(tip.contains(QStringLiteral("lane 5")));
+        QVERIFY(tip.contains(QStringLiteral("32 wavefronts")));
+        QVERIFY(!tip.contains(QStringLiteral("click")));
+        const QString cold = p.grid()->toolTipFor(5, 3);
+        QVERIFY(cold.contains(QStringLiteral("<b>bank</b> 3")));
+        QVERIFY(cold.contains(QStringLiteral("not accessed by instruction 1")));
+        // Labels: the bank of each cell.
+        QCOMPARE(p.grid()->model().label(5, 3, 0), QStringLiteral("3"));
+        QCOMPARE(p.grid()->model().label(7, 31, 0), QStringLiteral("31"));
+        // Legend: the heat colours drawn, untouched cells, and the frame.
+        QStringList texts;
+        for (const LegendEntry& e : p.grid()->renderer().legendEntries())
+            texts << e.text;
+        QVERIFY2(texts.contains(QStringLiteral("32 wavefronts")), qPrintable(texts.join('|')));
+        QVERIFY(texts.contains(QStringLiteral("not in instruction 1")));
+        QVERIFY(texts.contains(QStringLiteral("frame: instruction 1's cells, tag = lane")));
+        QVERIFY(texts.contains(QStringLiteral("label: bank")));
+        // Two bytes per element: an 8-byte element spans two banks and says so.
+        QVERIFY(p.applyView(QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"),
+                            QStringLiteral("lanes:lambda t: (t, 0)"), QStringLiteral("float64"), 0,
+                            false, 0));
+        QVERIFY(p.grid()->toolTipFor(1, 0).contains(QStringLiteral("<b>banks</b> 0–1")));
+        // The heat grid is the panel's largest part: at the panel's default size its cells are
+        // several pixels, not the 4 they were under a stacked chart.
+        QCoreApplication::processEvents();
+        QVERIFY(p.grid()->scale() * p.grid()->renderer().style().cell >= 8.0);
+    }
+
+    // The other analysis panels say what their colours mean: the swizzle tiles have numbered
+    // edges, a bank colour key and tooltips; the rasterization legend says colour = wave.
+    void analysisPanelsExplainTheirColours() {
+        SwizzlePanel sw;
+        sw.resize(1200, 700);
+        sw.show();
+        QVERIFY(sw.refresh());
+        for (GridView* g : {sw.beforeView(), sw.afterView(), sw.paddedView()}) {
+            QVERIFY(g->headersVisible());
+            QCoreApplication::processEvents();
+            QVERIFY(!g->columnHeaderRect().isEmpty());
+        }
+        QVERIFY(sw.findChild<QWidget*>(QStringLiteral("bankLegend")));
+        // Row 1 of the row-major 32x64 fp16 tile starts at byte 128: bank 0 again.
+        const QString tip = sw.beforeView()->toolTipFor(1, 0);
+        QVERIFY2(tip.contains(QStringLiteral("byte address 128")), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("<b>bank</b> 0")));
+        QVERIFY(sw.afterView()->toolTipFor(1, 0).contains(QStringLiteral("<b>bank</b> 4")));
+        RasterPanel r;
+        QVERIFY(r.refresh());
+        const auto entries = r.plainView()->renderer().legendEntries();
+        QVERIFY(!entries.empty());
+        QVERIFY(entries.front().text.contains(QStringLiteral("colour = wave")));
+        bool wave0 = false;
+        for (const LegendEntry& e : entries)
+            wave0 = wave0 || (e.text == QStringLiteral("wave 0") && e.color == categoricalColor(0));
+        QVERIFY(wave0);
+    }
+};
+
+QTEST_MAIN(TestTeaching)
+#include "test_teaching.moc"
