@@ -1,5 +1,7 @@
 #include "gridmodel.h"
 
+#include "tilescope/slot_collisions.h"
+
 #include "tilescope/errors.h"
 
 #include <QLocale>
@@ -82,6 +84,11 @@ struct GridModel::Data {
     std::vector<std::int64_t> src;     // output view: per physical cell, -1 when unfilled
     std::int64_t collisions = 0;
     std::int64_t maxOut = 0;
+    // Fragment slot collisions (ts::findSlotCollisions), found where the model is built (the
+    // evaluation worker), so painting never re-scans the table.
+    std::int64_t slotCollisions = 0;
+    std::vector<bool> colliding;
+    QString collisionWarning;
 
     std::vector<QRgb> colors;
     std::vector<LegendEntry> legend;
@@ -173,6 +180,18 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color) {
     d->inShape = table.inputShape;
     d->frag = std::move(table);
     const ts::FragmentTable& t = d->frag;
+    {
+        const ts::SlotCollisions sc = ts::findSlotCollisions(t);
+        d->slotCollisions = sc.count;
+        if (sc.any()) {
+            d->colliding.assign(std::size_t(t.cells()), false);
+            for (std::int64_t c : sc.cells)
+                d->colliding[std::size_t(c)] = true;
+            d->collisionWarning =
+                QStringLiteral("⚠ Two elements share a register: %1 — click to highlight all")
+                    .arg(QString::fromStdString(sc.summary()));
+        }
+    }
     std::tie(d->rows, d->cols) = flatten2d(t.inputShape);
     const std::int64_t n = t.cells(), R = t.replicate;
     const std::size_t lr = t.localRank;
@@ -343,7 +362,14 @@ QString GridModel::title() const {
     return d_ ? d_->title : QString();
 }
 QString GridModel::subtitle() const {
-    return d_ ? d_->subtitle : QString();
+    if (!d_) return {};
+    // Exports and the CLI render draw the subtitle: a figure of a colliding fragment says so.
+    if (d_->slotCollisions > 0)
+        return d_->subtitle + QStringLiteral(" · ⚠ %1 %2 a register with another")
+                                  .arg(d_->slotCollisions)
+                                  .arg(d_->slotCollisions == 1 ? QStringLiteral("element shares")
+                                                               : QStringLiteral("elements share"));
+    return d_->subtitle;
 }
 ColorMode GridModel::colorMode() const {
     return d_ ? d_->color : ColorMode::Thread;
@@ -550,6 +576,8 @@ Highlight GridModel::highlightFor(int r, int c, bool slot) const {
 bool GridModel::matches(int r, int c, const Highlight& h) const {
     if (!d_ || !h.active()) return false;
     const std::int64_t cell = std::int64_t(r) * d_->cols + c;
+    if (h.kind == Highlight::Collisions)
+        return !d_->colliding.empty() && d_->colliding[std::size_t(cell)];
     switch (d_->kind) {
     case Kind::Fragment:
         if (h.kind == Highlight::Slot) return d_->localFlat[cell] == h.value;
@@ -577,9 +605,19 @@ QString GridModel::describe(const Highlight& h) const {
     case Highlight::Value:
         return kind() == Kind::LayoutOutput ? QStringLiteral("source cell %1").arg(h.value)
                                             : QStringLiteral("offset %1").arg(h.value);
+    case Highlight::Collisions:
+        return QStringLiteral("elements sharing a register");
     default:
         return {};
     }
+}
+
+std::int64_t GridModel::slotCollisions() const {
+    return d_ ? d_->slotCollisions : 0;
+}
+
+QString GridModel::collisionWarning() const {
+    return d_ ? d_->collisionWarning : QString();
 }
 
 void GridModel::setMarks(std::vector<std::uint8_t> marks) {

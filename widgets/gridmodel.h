@@ -34,7 +34,8 @@ inline constexpr std::int64_t kMaxDrawCells = std::int64_t{1} << 22; // 2048 x 2
 
 // Cells the user asked to emphasise (click on a cell: its thread; shift-click: its slot).
 struct Highlight {
-    enum Kind { None, Thread, Slot, Value } kind = None;
+    // Collisions: every cell whose element shares a register with another (value unused).
+    enum Kind { None, Thread, Slot, Value, Collisions } kind = None;
     std::int64_t value = -1;
     bool operator==(const Highlight&) const = default;
     bool active() const { return kind != None; }
@@ -97,6 +98,11 @@ public:
     QString describe(const Highlight& h) const;
 
     const std::vector<LegendEntry>& legend() const;
+
+    // Elements that share a (thread, local) register with another (fragments; 0 otherwise), and
+    // a one-line warning naming the first two, empty when there are none.
+    std::int64_t slotCollisions() const;
+    QString collisionWarning() const;
 
     // Overview support (grid_overview.h): cells fall into groups whose colour summarises a
     // block too small to show its cells: a fragment's warps when colouring by thread or warp.

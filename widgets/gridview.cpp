@@ -178,7 +178,7 @@ GridView::Chrome GridView::chromeNoBars(double scale) const {
     if (title_ && any)
         c.titleH = std::ceil(QFontMetricsF(chromeFont(kTitlePx, true)).height() +
                              QFontMetricsF(chromeFont(kSubtitlePx)).height() + 6);
-    if (!banner_.isEmpty())
+    if (!shownBanner().isEmpty())
         c.bannerH = std::ceil(QFontMetricsF(chromeFont(kBannerPx)).height() + 12);
     if (headers_ && any) {
         const QFontMetricsF fm(chromeFont(kHeaderPx));
@@ -547,17 +547,17 @@ void GridView::paintTitle(QPainter& p, const Chrome& c) const {
     if (c.bannerH > 0) {
         const QFont bf = chromeFont(kBannerPx);
         const QFontMetricsF bm(bf);
-        const QRectF g = gridRectOnScreen();
-        const double y = std::max(c.viewport.top(), g.top()) - c.colH - c.bannerH + 2;
-        const double w = std::min(bm.horizontalAdvance(banner_) + 28, width() - 2 * kPad);
-        const double x = std::clamp(c.viewport.center().x() - w / 2, kPad, width() - kPad - w);
-        const QRectF b(x, y, w, c.bannerH - 6);
+        const QString text = shownBanner();
+        const QRectF b = bannerRect(c);
+        // The error banner (stale layout) is amber; a collision warning about the layout shown
+        // is red, so it cannot be mistaken for a note.
+        const bool collision = banner_.isEmpty();
         p.setPen(Qt::NoPen);
-        p.setBrush(QColor(0xfe, 0xf3, 0xc7));
+        p.setBrush(collision ? QColor(0xfe, 0xe2, 0xe2) : QColor(0xfe, 0xf3, 0xc7));
         p.drawRoundedRect(b, 6, 6);
         p.setFont(bf);
-        p.setPen(QColor(0x78, 0x4a, 0x05));
-        p.drawText(b, Qt::AlignCenter, bm.elidedText(banner_, Qt::ElideRight, w - 16));
+        p.setPen(collision ? QColor(0x99, 0x1b, 0x1b) : QColor(0x78, 0x4a, 0x05));
+        p.drawText(b, Qt::AlignCenter, bm.elidedText(text, Qt::ElideRight, b.width() - 16));
     }
 }
 
@@ -677,12 +677,33 @@ void GridView::mouseMoveEvent(QMouseEvent* e) {
     updateHover(e->position());
 }
 
+QString GridView::shownBanner() const {
+    return banner_.isEmpty() ? renderer_.model().collisionWarning() : banner_;
+}
+
+QRectF GridView::bannerRect(const Chrome& c) const {
+    if (c.bannerH <= 0) return {};
+    const QFontMetricsF bm(chromeFont(kBannerPx));
+    const QRectF g = gridRectOnScreen();
+    const double y = std::max(c.viewport.top(), g.top()) - c.colH - c.bannerH + 2;
+    const double w = std::min(bm.horizontalAdvance(shownBanner()) + 28, width() - 2 * kPad);
+    const double x = std::clamp(c.viewport.center().x() - w / 2, kPad, width() - kPad - w);
+    return QRectF(x, y, w, c.bannerH - 6);
+}
+
 void GridView::mouseReleaseEvent(QMouseEvent* e) {
     const bool wasPanning = panning_;
     panning_ = false;
     pressButton_ = Qt::NoButton;
     unsetCursor();
     if (wasPanning) return;
+    if (banner_.isEmpty() && e->button() == Qt::LeftButton &&
+        bannerRect(chrome(scale_, origin_)).contains(e->position())) {
+        // The collision warning toggles a highlight of every cell involved.
+        const Highlight all{Highlight::Collisions, 0};
+        setHighlight(highlight() == all ? Highlight{} : all);
+        return;
+    }
     const auto cell = cellAtWidget(e->position());
     if (!cell) {
         if (e->button() == Qt::LeftButton && cellArea().contains(e->position())) setHighlight({});

@@ -36,6 +36,8 @@ public:
     // A small banner above the grid (e.g. "showing the last valid layout"); empty to clear.
     void setBanner(const QString& banner);
     QString banner() const { return banner_; }
+    // What the banner shows: the error banner, else the model's collision warning.
+    QString shownBanner() const;
 
     // A caption above everything (a lesson step's one-line explanation); empty to clear.
     void setCaption(const QString& caption);
@@ -124,6 +126,7 @@ private:
     };
     Chrome chrome(double scale, QPointF origin) const;
     Chrome chromeNoBars(double scale) const;
+    QRectF bannerRect(const Chrome& c) const;
     QFont chromeFont(double px, bool bold = false) const;
     void applyTransform(double scale, QPointF origin);
     void updateHover(QPointF pos);
