@@ -187,9 +187,20 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color) {
             d->colliding.assign(std::size_t(t.cells()), false);
             for (std::int64_t c : sc.cells)
                 d->colliding[std::size_t(c)] = true;
+            const ts::Collision& f = *sc.first;
+            auto cell = [](const std::vector<std::int64_t>& v) {
+                QStringList parts;
+                for (std::int64_t x : v)
+                    parts << QString::number(x);
+                return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
+            };
             d->collisionWarning =
-                QStringLiteral("⚠ Two elements share a register: %1 — click to highlight all")
-                    .arg(QString::fromStdString(sc.summary()));
+                QStringLiteral("⚠ %1 and %2 share a register (thread %3, slot %4); %5 in all — "
+                               "click to highlight")
+                    .arg(cell(f.first), cell(f.second))
+                    .arg(f.target[0])
+                    .arg(f.target[1])
+                    .arg(sc.count);
         }
     }
     std::tie(d->rows, d->cols) = flatten2d(t.inputShape);

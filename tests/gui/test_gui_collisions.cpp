@@ -46,6 +46,7 @@ private slots:
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         QVERIFY(v.shownBanner().contains(QStringLiteral("share a register")));
+        QVERIFY(v.shownBanner().contains(QStringLiteral("click to highlight")));
         // Find the banner by scanning for its red fill along the top of the view.
         const QImage img = v.grab().toImage();
         QPoint hit(-1, -1);
