@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "install_paths.h"
 
 #include "bank_docks.h"
 
@@ -405,17 +406,17 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 QString MainWindow::samplesDirectory() {
+    // TILESCOPE_SAMPLES_DIR, then the checkout's samples while running from its build tree (so
+    // edits show), then the copies embedded in the binary (what an installed app uses).
     const QByteArray env = qgetenv("TILESCOPE_SAMPLES_DIR");
     QStringList candidates;
     if (!env.isEmpty()) candidates << QString::fromLocal8Bit(env);
-    const QString app = QCoreApplication::applicationDirPath();
-    candidates << app + QStringLiteral("/../../samples") << app + QStringLiteral("/../samples")
-               << app + QStringLiteral("/../share/tilescope/samples")
-               << QStringLiteral(TILESCOPE_SOURCE_DIR "/samples");
+    if (const QString src = sourceTreeDir(); !src.isEmpty())
+        candidates << src + QStringLiteral("/samples");
     for (const QString& c : candidates)
         if (QDir(c).exists() && !QDir(c).entryList({QStringLiteral("*.tilescope.json")}).isEmpty())
             return QDir(c).canonicalPath();
-    return {};
+    return embeddedSamplesDir();
 }
 
 void MainWindow::rebuildSamplesMenu(QMenu* m) {
@@ -481,7 +482,7 @@ void MainWindow::newDocument() {
 
 void MainWindow::open() {
     if (!maybeSave()) return;
-    const QString start = doc_->filePath().isEmpty() ? samplesDirectory()
+    const QString start = doc_->filePath().isEmpty() ? dialogStartDir(samplesDirectory())
                                                      : QFileInfo(doc_->filePath()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, QStringLiteral("Open project"), start,

@@ -1,4 +1,5 @@
 #include "run_controller.h"
+#include "install_paths.h"
 
 #include "tilescope/ascend_kernel.h"
 #include "tilescope/errors.h"
@@ -274,10 +275,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         if (python.isEmpty()) {
             const std::vector<std::string> dirs = {
                 QDir::currentPath().toStdString(),
-                QCoreApplication::applicationDirPath().toStdString() + "/../..",
-#ifdef TILESCOPE_SOURCE_DIR
-                TILESCOPE_SOURCE_DIR,
-#endif
+                sourceTreeDir().toStdString(), // a checkout's .venv, only from its build tree
             };
             // Only look for an interpreter here: importing tilelang takes seconds, so that check
             // happens in the child, whose script reports "cannot import tilelang" on its own.

@@ -76,6 +76,10 @@ int main(int argc, char** argv) {
         printHelp();
         return args.empty() ? cli::kBadInput : cli::kOk;
     }
+    if (args[0] == "--version" || args[0] == "version") {
+        std::cout << "tilescope-cli " << TILESCOPE_VERSION << "\n";
+        return cli::kOk;
+    }
     for (const auto& c : cli::registry())
         if (c.name == args[0]) {
             std::vector<std::string> rest(args.begin() + 1, args.end());

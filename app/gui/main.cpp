@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QIcon>
 #include <QImage>
 #include <QSettings>
 #include <QStyleFactory>
@@ -79,7 +80,10 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Tilescope"));
     QApplication::setApplicationName(QStringLiteral("Tilescope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(TILESCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral(TILESCOPE_APP_ID));
+    QApplication::setWindowIcon(
+        QIcon(QStringLiteral(":/tilescope/resources/icons/" TILESCOPE_APP_ID ".svg")));
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
 
     QCommandLineParser p;
@@ -149,7 +153,8 @@ int main(int argc, char** argv) {
             if (!ok)
                 std::fprintf(stderr, "tilescope: cannot write %s\n", qPrintable(file));
             else
-                std::printf("wrote %s\n", qPrintable(file));
+                std::printf("wrote %s (project %s)\n", qPrintable(file),
+                            qPrintable(w.document()->filePath()));
             app.exit(ok ? (opened ? 0 : 2) : 1);
         });
         return app.exec();
