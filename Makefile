@@ -3,8 +3,9 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SAMPLE ?= samples/default.tilescope.json
 CMAKE_FLAGS ?=
+PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test bench format asan fuzz clean
+.PHONY: all deps configure build run test bench format asan fuzz clean install package
 
 all: build
 
@@ -24,6 +25,14 @@ run: build
 
 test: build
 	cd $(BUILD) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+# `make install PREFIX=~/.local` (DESTDIR=... stages it elsewhere, as packagers do).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# A .deb (Debian 12, Depends from dpkg-shlibdeps) and a relocatable .tar.gz in $(BUILD).
+package: build
+	cd $(BUILD) && cpack -G "DEB;TGZ"
 
 bench: build
 	$(BUILD)/bench/tilescope-bench --benchmark_min_time=0.2
