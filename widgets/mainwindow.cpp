@@ -504,6 +504,10 @@ bool MainWindow::openFile(const QString& path) {
     return true;
 }
 
+bool MainWindow::openFileAskingToSave(const QString& path) {
+    return maybeSave() && openFile(path);
+}
+
 bool MainWindow::saveFile(const QString& path) {
     QString err;
     if (!doc_->save(path, &err)) {

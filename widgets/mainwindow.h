@@ -44,6 +44,8 @@ public:
 
     // Files. Errors go to a (non-blocking) dialog and lastError(); nothing is changed on error.
     bool openFile(const QString& path);
+    // openFile after offering to save unsaved changes (false if the user cancels).
+    bool openFileAskingToSave(const QString& path);
     bool saveFile(const QString& path);
     bool exportView(const QString& path, double scale = 1.0);
     bool recoverFrom(const RecoveryEntry& e);

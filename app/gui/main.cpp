@@ -2,12 +2,16 @@
 //   tilescope [PROJECT]                      open a project (default: the default sample)
 //   tilescope --screenshot FILE [PROJECT]    render the main window offscreen to FILE and exit
 //   tilescope --bench                        keystroke-to-repainted-grid timings, then exit
+//   tilescope --text TEXT                    show mapping-language text as a new layout
+// While a Tilescope window is open, `tilescope FILE` and `--text` hand the request to it
+// (single_instance.h); --new-window opens another window instead.
 #include "documentmodel.h"
 #include "evaluator.h"
 #include "gridview.h"
 #include "mainwindow.h"
 #include "mappingeditor.h"
 #include "recovery.h"
+#include "single_instance.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,6 +20,8 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSettings>
 #include <QStyleFactory>
 #include <QTimer>
@@ -72,6 +78,51 @@ int runBench() {
     return 0;
 }
 
+QJsonObject failure(const QString& error) {
+    return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
+}
+
+// A request from another `tilescope` or the Python bridge (single_instance.h has the protocol).
+QJsonObject handleInstanceRequest(tsw::MainWindow& w, const QJsonObject& r) {
+    QJsonObject ok{{QStringLiteral("ok"), true}};
+    if (r.contains(QStringLiteral("open"))) {
+        const QString path = r.value(QStringLiteral("open")).toString();
+        if (!QFileInfo::exists(path)) return failure(QStringLiteral("no such file: %1").arg(path));
+        if (w.document()->isDirty()) {
+            // Never drop unsaved edits: the window asks first, after this answer.
+            QTimer::singleShot(0, &w, [&w, path] { w.openFileAskingToSave(path); });
+            ok.insert(QStringLiteral("note"), QStringLiteral("asking to save changes first"));
+        } else if (!w.openFile(path)) {
+            return failure(w.lastError());
+        }
+    } else if (r.contains(QStringLiteral("text"))) {
+        const QString text = r.value(QStringLiteral("text")).toString();
+        if (text.trimmed().isEmpty()) return failure(QStringLiteral("empty layout text"));
+        QString name = r.value(QStringLiteral("name")).toString();
+        if (name.isEmpty()) name = QStringLiteral("layout");
+        ok.insert(QStringLiteral("layout"),
+                  w.document()->addLayout({name.toStdString(), text.toStdString(), {}, {}}));
+    } else if (r.contains(QStringLiteral("status"))) {
+        QJsonArray names;
+        for (int i = 0; i < w.document()->count(); ++i)
+            names.append(QString::fromStdString(w.document()->layout(i).name));
+        ok.insert(QStringLiteral("file"), w.document()->filePath());
+        ok.insert(QStringLiteral("layouts"), names);
+        ok.insert(QStringLiteral("active"), w.document()->active());
+        if (w.document()->count() > 0)
+            ok.insert(QStringLiteral("text"),
+                      QString::fromStdString(w.document()->layout(w.document()->active()).text));
+        return ok; // a query: the window stays where it is
+    } else if (!r.contains(QStringLiteral("raise"))) {
+        return failure(QStringLiteral("unknown request (expected open, text, status or raise)"));
+    }
+    w.setWindowState(w.windowState() & ~Qt::WindowMinimized);
+    w.show();
+    w.raise();
+    w.activateWindow();
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +158,20 @@ int main(int argc, char** argv) {
                                  QStringLiteral("Show this layout of the project (name or index)."),
                                  QStringLiteral("NAME"));
     p.addOption(layoutOpt);
+    QCommandLineOption textOpt(
+        QStringLiteral("text"),
+        QStringLiteral("Show this mapping-language text (a T.Layout or T.Fragment, or TileLang's "
+                       "printed repr of one) as a new layout."),
+        QStringLiteral("TEXT"));
+    p.addOption(textOpt);
+    QCommandLineOption nameOpt(QStringLiteral("name"),
+                               QStringLiteral("The layout's name for --text."),
+                               QStringLiteral("NAME"), QStringLiteral("from the command line"));
+    p.addOption(nameOpt);
+    QCommandLineOption newWindow(
+        QStringLiteral("new-window"),
+        QStringLiteral("Open a new window even when Tilescope is already running."));
+    p.addOption(newWindow);
     p.addPositionalArgument(QStringLiteral("PROJECT"),
                             QStringLiteral("A .tilescope.json project to open."));
     p.process(app);
@@ -122,15 +187,47 @@ int main(int argc, char** argv) {
         qputenv("TILESCOPE_NO_DIALOGS", "1");
     }
 
-    tsw::MainWindow w;
     QString project = p.positionalArguments().value(0);
-    if (project.isEmpty()) {
+    if (!project.isEmpty() && !project.startsWith(QLatin1Char(':')))
+        project = QFileInfo(project).absoluteFilePath();
+    const bool single = !screenshot && !p.isSet(newWindow) && tsapp::singleInstanceWanted();
+    if (single) {
+        QJsonObject request{{QStringLiteral("raise"), true}};
+        if (p.isSet(textOpt))
+            request = {{QStringLiteral("text"), p.value(textOpt)},
+                       {QStringLiteral("name"), p.value(nameOpt)}};
+        else if (!project.isEmpty())
+            request = {{QStringLiteral("open"), project}};
+        QJsonObject reply;
+        if (tsapp::sendToRunningInstance(request, &reply)) {
+            if (reply.value(QStringLiteral("ok")).toBool()) {
+                std::printf("tilescope: handed to the running window\n");
+                return 0;
+            }
+            std::fprintf(stderr, "tilescope: %s\n",
+                         qPrintable(reply.value(QStringLiteral("error")).toString()));
+            return 2;
+        }
+    }
+
+    tsw::MainWindow w;
+    if (project.isEmpty() && !p.isSet(textOpt)) {
         const QString dir = tsw::MainWindow::samplesDirectory();
         if (!dir.isEmpty() && QFileInfo::exists(dir + QStringLiteral("/default.tilescope.json")))
             project = dir + QStringLiteral("/default.tilescope.json");
     }
     bool opened = true;
     if (!project.isEmpty()) opened = w.openFile(project);
+    if (p.isSet(textOpt)) {
+        // A fresh document holds one placeholder layout: the text replaces it.
+        if (project.isEmpty() && w.document()->count() == 1) {
+            w.document()->setText(0, p.value(textOpt));
+            w.document()->rename(0, p.value(nameOpt));
+        } else {
+            w.document()->addLayout(
+                {p.value(nameOpt).toStdString(), p.value(textOpt).toStdString(), {}, {}});
+        }
+    }
     if (p.isSet(layoutOpt)) {
         const QString want = p.value(layoutOpt);
         bool isIndex = false;
@@ -160,6 +257,13 @@ int main(int argc, char** argv) {
         return app.exec();
     }
     w.show();
+    std::unique_ptr<tsapp::InstanceServer> server;
+    if (single) {
+        server = std::make_unique<tsapp::InstanceServer>(
+            [&w](const QJsonObject& r) { return handleInstanceRequest(w, r); });
+        QString err;
+        if (!server->listen(&err)) std::fprintf(stderr, "tilescope: %s\n", qPrintable(err));
+    }
     if (!opened && !p.positionalArguments().isEmpty())
         std::fprintf(stderr, "tilescope: %s\n", qPrintable(w.lastError()));
     // Test hooks (tests/gui/test_recovery_kill.cpp), so a script can drive the crash-recovery

@@ -24,7 +24,7 @@ echo "made $(basename "$deb") ($(stat -c %s "$deb") bytes), $(basename "$tgz") (
 # Depends: the Qt 6 runtime packages the binaries link, as dpkg-shlibdeps found them.
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for p in libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 libqt6charts6 libstdc++6; do
+for p in libqt6core6 libqt6network6 libqt6gui6 libqt6widgets6 libqt6svg6 libqt6charts6 libstdc++6; do
   [[ ",$depends" == *", $p "* || ",$depends" == *",$p "* ]] || fail "Depends lacks $p"
 done
 

@@ -1,0 +1,135 @@
+// Single instance for real: a first `tilescope` process listens on a private socket
+// (TILESCOPE_SOCKET); a second `tilescope FILE` or `--text TEXT` hands its request to the first
+// and exits, which the first shows (checked through the protocol's status request); --new-window
+// starts a second window instead; a missing file comes back as the second process's error.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestSingleInstance : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir tmp_;
+    QString socket_;
+
+    QProcessEnvironment env() const {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        e.insert(QStringLiteral("TILESCOPE_SOCKET"), socket_);
+        e.insert(QStringLiteral("TILESCOPE_NO_DIALOGS"), QStringLiteral("1"));
+        e.insert(QStringLiteral("TILESCOPE_RECOVERY_DIR"), tmp_.path() + QStringLiteral("/rec"));
+        e.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp_.path() + QStringLiteral("/config"));
+        e.insert(QStringLiteral("XDG_DATA_HOME"), tmp_.path() + QStringLiteral("/data"));
+        return e;
+    }
+
+    // What the running instance shows, asked over the socket as the Python bridge does.
+    QJsonObject status() const {
+        QLocalSocket s;
+        s.connectToServer(socket_);
+        if (!s.waitForConnected(2000)) return {};
+        s.write("{\"status\": true}\n");
+        QByteArray line;
+        while (!line.contains('\n') && s.waitForReadyRead(5000))
+            line += s.readAll();
+        return QJsonDocument::fromJson(line).object();
+    }
+
+    // Runs a second `tilescope` to completion; returns its exit code, stdout+stderr in *out.
+    int runSecond(const QStringList& args, QByteArray* out) const {
+        QProcess p;
+        p.setProcessEnvironment(env());
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(TILESCOPE_GUI_BIN), args);
+        if (!p.waitForFinished(20000)) {
+            p.kill();
+            p.waitForFinished();
+            return -1;
+        }
+        *out = p.readAll();
+        return p.exitCode();
+    }
+
+private slots:
+    void handsRequestsToTheRunningWindow() {
+        QVERIFY(tmp_.isValid());
+        socket_ = tmp_.path() + QStringLiteral("/tilescope.socket");
+        const QString src = QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/");
+        const QString first = tmp_.path() + QStringLiteral("/first.tilescope.json");
+        const QString second = tmp_.path() + QStringLiteral("/second.tilescope.json");
+        QVERIFY(QFile::copy(src + QStringLiteral("transpose.tilescope.json"), first));
+        QVERIFY(QFile::copy(src + QStringLiteral("swizzles.tilescope.json"), second));
+
+        QProcess a;
+        a.setProcessEnvironment(env());
+        a.setProcessChannelMode(QProcess::ForwardedChannels);
+        a.start(QStringLiteral(TILESCOPE_GUI_BIN), {first});
+        QVERIFY(a.waitForStarted());
+        QJsonObject st;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 20000 && (st = status()).isEmpty())
+            QTest::qWait(100);
+        QVERIFY2(!st.isEmpty(), "the first tilescope never answered on its socket");
+        QCOMPARE(st.value(QStringLiteral("file")).toString(), first);
+
+        // A file from a second process: opened in the first window.
+        QByteArray out;
+        QCOMPARE(runSecond({second}, &out), 0);
+        QVERIFY2(out.contains("handed to the running window"), out.constData());
+        st = status();
+        QCOMPARE(st.value(QStringLiteral("file")).toString(), second);
+        const int before = st.value(QStringLiteral("layouts")).toArray().size();
+
+        // Layout text from a second process: added to the first window and made active.
+        const QString text = QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))");
+        QCOMPARE(runSecond({QStringLiteral("--text"), text, QStringLiteral("--name"),
+                            QStringLiteral("handed text")},
+                           &out),
+                 0);
+        QVERIFY2(out.contains("handed to the running window"), out.constData());
+        st = status();
+        const QJsonArray names = st.value(QStringLiteral("layouts")).toArray();
+        QCOMPARE(names.size(), before + 1);
+        QCOMPARE(names.at(st.value(QStringLiteral("active")).toInt()).toString(),
+                 QStringLiteral("handed text"));
+        QCOMPARE(st.value(QStringLiteral("text")).toString(), text);
+
+        // A missing file: the second process says so and fails; the first keeps its project.
+        const QString missing = tmp_.path() + QStringLiteral("/missing.tilescope.json");
+        QCOMPARE(runSecond({missing}, &out), 2);
+        QVERIFY2(out.contains("no such file"), out.constData());
+        QCOMPARE(status().value(QStringLiteral("file")).toString(), second);
+
+        // --new-window: a process of its own that keeps running, not a hand-over.
+        QProcess b;
+        b.setProcessEnvironment(env());
+        b.start(QStringLiteral(TILESCOPE_GUI_BIN), {QStringLiteral("--new-window"), first});
+        QVERIFY(b.waitForStarted());
+        QVERIFY2(!b.waitForFinished(2500), b.readAll().constData());
+        QCOMPARE(status().value(QStringLiteral("file")).toString(), second);
+        b.kill();
+        b.waitForFinished();
+
+        // A file while the window holds unsaved edits (the handed text): it asks to save first
+        // rather than dropping them, so the project stays until the user answers.
+        QCOMPARE(runSecond({first}, &out), 0);
+        QCOMPARE(status().value(QStringLiteral("file")).toString(), second);
+
+        a.terminate();
+        if (!a.waitForFinished(5000)) {
+            a.kill();
+            a.waitForFinished();
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSingleInstance)
+#include "test_single_instance.moc"
