@@ -5,7 +5,8 @@ pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6
       nlohmann-json3-dev libgtest-dev libbenchmark-dev
       xvfb xauth imagemagick libgl1-mesa-dev libxkbcommon-dev fonts-dejavu-core
-      clang libclang-rt-14-dev python3 python3-venv)
+      clang libclang-rt-14-dev python3 python3-venv
+      python3-pytest desktop-file-utils appstream)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,13 @@
+"""Tilescope from Python and Jupyter.
+
+render(x) draws a layout with ``tilescope-cli render`` and returns an object Jupyter shows inline;
+table(x) and banks(x, ...) return the CLI's JSON as Python objects; show(x) opens x in the running
+Tilescope window (or starts one). x is a TileLang Layout/Fragment or mapping-language text.
+"""
+
+from ._app import show
+from ._cli import TilescopeError, banks, find_cli, render, table, Rendered
+from ._text import to_text
+
+__all__ = ["show", "render", "table", "banks", "to_text", "find_cli", "Rendered", "TilescopeError"]
+__version__ = "0.1.0"
