@@ -675,6 +675,407 @@ def infer_cases():
                         note="register index inferred from the thread map"))
     return out
 
+# ----------------------------------------------------------------------------------------------
+# builtin_params: every parameter TileLang honours. Fragments that T.gemm produces are captured
+# from kernels lowered by the real TileLang (the layout map LayoutInference attaches to the IR),
+# never rebuilt from the Python warp-policy helpers, which disagree with T.gemm for some shapes.
+# ----------------------------------------------------------------------------------------------
+
+GEMM_TARGETS = {"sm_80": {"kind": "cuda", "arch": "sm_80"}, "gfx942": {"kind": "hip", "mcpu": "gfx942"}}
+_GEMM_LOWERED = {}
+
+
+def _gemm_kernel(M, N, K, threads, dtype, accum, trans_a, trans_b, a_frag, b_frag, policy):
+    a_shape = (K, M) if trans_a else (M, K)
+    b_shape = (N, K) if trans_b else (K, N)
+    pol = getattr(T.GemmWarpPolicy, policy)
+
+    @T.prim_func
+    def gemm_kernel(A: T.Tensor(a_shape, dtype), B: T.Tensor(b_shape, dtype), C: T.Tensor((M, N), accum)):
+        with T.Kernel(1, threads=threads) as bx:
+            A_op = T.alloc_fragment(a_shape, dtype) if a_frag else T.alloc_shared(a_shape, dtype)
+            B_op = T.alloc_fragment(b_shape, dtype) if b_frag else T.alloc_shared(b_shape, dtype)
+            C_acc = T.alloc_fragment((M, N), accum)
+            T.clear(C_acc)
+            T.copy(A[0, 0], A_op)
+            T.copy(B[0, 0], B_op)
+            T.gemm(A_op, B_op, C_acc, transpose_A=trans_a, transpose_B=trans_b, policy=pol)
+            T.copy(C_acc, C[0, 0])
+
+    return gemm_kernel
+
+
+class _Quiet:
+    """Silences the layout-visualization dump (file descriptors 1 and 2) while a kernel lowers."""
+
+    def __enter__(self):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.saved = [os.dup(1), os.dup(2)]
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        os.close(null)
+
+    def __exit__(self, *exc):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        return False
+
+
+def _lower_gemm(key):
+    """Lowers one T.gemm kernel for the target and returns {buffer name: inferred layout}."""
+    (target, M, N, K, threads, dtype, accum, trans_a, trans_b, a_frag, b_frag, policy) = key
+    import tilelang.analysis
+    from tvm.tirx import stmt_functor
+
+    captured = {}
+    orig = tilelang.analysis.LayoutVisual
+
+    def wrapped(*a, **kw):
+        visual = orig(*a, **kw)
+
+        def run(mod):
+            # LayoutVisual runs right after LayoutInference, on blocks annotated with the
+            # inferred "layout_map".
+            for _, func in mod.functions.items():
+                if not hasattr(func, "body"):
+                    continue
+
+                def visit(node):
+                    if isinstance(node, tvm.tirx.SBlock) and "layout_map" in node.annotations:
+                        for b, lay in node.annotations["layout_map"].items():
+                            captured[b.name] = lay
+
+                stmt_functor.post_order_visit(func.body, visit)
+            return visual(mod)
+
+        return run
+
+    tilelang.analysis.LayoutVisual = wrapped
+    tgt = GEMM_TARGETS[target]
+    try:
+        func = _gemm_kernel(M, N, K, threads, dtype, accum, trans_a, trans_b, a_frag, b_frag, policy)
+        with _Quiet():
+            with tvm.transform.PassContext(opt_level=3, config={"tl.layout_visualization_enable": True}):
+                with tvm.target.Target(tgt):
+                    tilelang.lower(func, target=tgt)
+    finally:
+        tilelang.analysis.LayoutVisual = orig
+    return captured
+
+
+def lowered_gemm_layout(buffer, M, N, K, threads, dtype="float16", accum="float32", target="sm_80",
+                        trans_a=False, trans_b=False, a_frag=False, b_frag=False, policy="Square"):
+    """The layout T.gemm gave ``buffer`` ("A_op", "B_op" or "C_acc") in a kernel lowered by
+    TileLang for ``target``; raises what TileLang raised when the kernel does not lower."""
+    key = (target, M, N, K, threads, dtype, accum, trans_a, trans_b, a_frag, b_frag, policy)
+    if key not in _GEMM_LOWERED:
+        try:
+            _GEMM_LOWERED[key] = _lower_gemm(key)
+        except Exception as e:  # noqa: BLE001 - recorded as this case's error
+            _GEMM_LOWERED[key] = e
+    r = _GEMM_LOWERED[key]
+    if isinstance(r, Exception):
+        raise r
+    return r[buffer]
+
+
+def _kw(**kw):
+    return "".join(f", {k}={v!r}" for k, v in kw.items()).replace("'", '"')
+
+
+def _gemm_py(buffer, M, N, K, threads, **kw):
+    return f'lowered_gemm_layout("{buffer}", {M}, {N}, {K}, {threads}' + _kw(**kw) + ")"
+
+
+GEMM_LOWER_NOTE = ("captured from T.gemm in a kernel lowered by tilelang.lower (LayoutInference's layout_map)")
+
+
+def _c_cases():
+    c = []
+    # sm_80 mma accumulator: warp partition for every policy, incl. non-power-of-two warp counts
+    shapes = [(16, 32), (32, 32), (48, 32), (96, 16), (16, 96)]
+    for (M, N), th, pol in itertools.product(shapes, [32, 64, 96, 128, 192, 256, 384],
+                                             ["Square", "FullRow", "FullCol"]):
+        c.append(builtin(f"gemm_c_sm80_{M}x{N}_t{th}_{pol}",
+                         f'make_gemm_c_fragment(({M}, {N}), {th}, policy="{pol}")',
+                         _gemm_py("C_acc", M, N, 32, th, policy=pol), note=GEMM_LOWER_NOTE))
+    for (M, N), th in [((16, 16), 64), ((32, 32), 48), ((32, 32), 100), ((32, 32), 16), ((24, 32), 32),
+                       ((32, 12), 32), ((64, 64), 512), ((64, 64), 256)]:
+        c.append(builtin(f"gemm_c_sm80_{M}x{N}_t{th}_Square",
+                         f'make_gemm_c_fragment(({M}, {N}), {th})',
+                         _gemm_py("C_acc", M, N, 32, th), note=GEMM_LOWER_NOTE))
+    # operand / accumulator dtypes (the fp64 accumulator is an m8n8k4 atom with two slots)
+    for dt, acc in [("float16", "float32"), ("float16", "float16"), ("bfloat16", "float32"),
+                    ("float32", "float32"), ("int8", "int32"), ("uint8", "int32"), ("float64", "float64"),
+                    ("float16", "float64"), ("float8_e4m3", "float32"), ("float8_e5m2", "float32"),
+                    ("bfloat16", "bfloat16"), ("int8", "float32"), ("float32", "float16"), ("float64", "float32"),
+                    ("int4", "int32"), ("float16", "int32")]:
+        for (M, N), th in [((32, 32), 128), ((48, 16), 96)]:
+            c.append(builtin(f"gemm_c_sm80_{M}x{N}_t{th}_{dt}_{acc}",
+                             f'make_gemm_c_fragment(({M}, {N}), {th}, accum_dtype="{acc}", dtype="{dt}")',
+                             _gemm_py("C_acc", M, N, 32, th, dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
+    # the accum_dtype default operand: float64 -> float64, int32 -> int8
+    for acc, dt in [("float64", "float64"), ("int32", "int8"), ("float16", "float16")]:
+        c.append(builtin(f"gemm_c_sm80_32x64_t128_accum_{acc}_default_operand",
+                         f'make_gemm_c_fragment((32, 64), 128, accum_dtype="{acc}")',
+                         _gemm_py("C_acc", 32, 64, 32, 128, dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
+    # gfx942 MFMA accumulator (what T.gemm infers: the transpose of the raw 16x16 atom per tile)
+    for (M, N), th, pol in itertools.product([(16, 16), (32, 32), (32, 64), (48, 32), (16, 64)],
+                                             [64, 128, 192, 256], ["Square", "FullRow", "FullCol"]):
+        c.append(builtin(f"mfma_c_gfx942_{M}x{N}_t{th}_{pol}",
+                         f'make_mfma_c_fragment(({M}, {N}), {th}, policy="{pol}")',
+                         _gemm_py("C_acc", M, N, 32, th, target="gfx942", policy=pol), note=GEMM_LOWER_NOTE))
+    for dt, acc in [("bfloat16", "float32"), ("float32", "float32"), ("int8", "int32"), ("float16", "float16"),
+                    ("float64", "float64"), ("float8_e4m3fnuz", "float32"), ("float8_e4m3", "float32"),
+                    ("uint8", "int32"), ("float16", "int32"), ("bfloat16", "bfloat16")]:
+        c.append(builtin(f"mfma_c_gfx942_32x32_t64_{dt}_{acc}",
+                         f'make_mfma_c_fragment((32, 32), 64, accum_dtype="{acc}", dtype="{dt}")',
+                         _gemm_py("C_acc", 32, 32, 32, 64, target="gfx942", dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
+    for acc, dt in [("int32", "int8"), ("float16", "float16")]:
+        c.append(builtin(f"mfma_c_gfx942_32x32_t64_accum_{acc}_default_operand",
+                         f'make_mfma_c_fragment((32, 32), 64, accum_dtype="{acc}")',
+                         _gemm_py("C_acc", 32, 32, 32, 64, target="gfx942", dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
+    return c
+
+
+def _accum_for(dt):
+    return "float64" if dt == "float64" else ("int32" if dt in ("int8", "uint8", "int4") else "float32")
+
+
+def _operand_cases():
+    """One register operand per kernel (A in registers: the rs form; B: sr), so a rejection is the
+    operand's own."""
+    c = []
+    sm80 = []  # (M, N, K, threads, dtype, policy)
+    for dt, k in [("float16", 16), ("bfloat16", 16), ("float32", 8), ("int8", 32), ("float64", 8),
+                  ("float8_e4m3", 32), ("int4", 64)]:
+        sm80 += [(32, 32, k, 128, dt, "Square"), (16, 16, 2 * k, 32, dt, "Square")]
+    sm80 += [(32, 32, 8, 128, "float16", "Square"), (32, 32, 48, 64, "float16", "Square"),
+             (32, 32, 24, 128, "float16", "Square"), (32, 32, 12, 128, "float16", "Square"),
+             (48, 32, 16, 96, "float16", "Square"), (32, 48, 16, 192, "float16", "Square"),
+             (96, 16, 16, 384, "float16", "FullRow"), (32, 64, 16, 256, "float16", "FullCol"),
+             (32, 32, 16, 128, "float32", "Square"), (32, 32, 4, 128, "float32", "Square"),
+             (32, 32, 16, 128, "int8", "Square"), (32, 24, 16, 64, "float16", "Square")]
+    for (M, N, K, th, dt, pol), (mat, tr) in itertools.product(sm80, [("A", False), ("A", True), ("B", False), ("B", True)]):
+        kw = dict(dtype=dt, accum=_accum_for(dt), policy=pol)
+        kw["trans_a" if mat == "A" else "trans_b"] = tr
+        kw["a_frag" if mat == "A" else "b_frag"] = True
+        c.append(builtin(f"mma_load_sm80_{mat}{'T' if tr else 'N'}_{M}x{N}x{K}_t{th}_{dt}_{pol}",
+                         f'make_mma_load_layout(({M}, {N}), {K}, "{dt}", "{mat}", {th}, '
+                         f'transposed={tr}, policy="{pol}")',
+                         _gemm_py(f"{mat}_op", M, N, K, th, **kw), note=GEMM_LOWER_NOTE))
+    gfx = []
+    for dt, k in [("float16", 16), ("bfloat16", 16), ("float32", 4), ("int8", 32), ("float8_e4m3fnuz", 32)]:
+        gfx += [(32, 32, k, 256, dt, "Square")]
+    gfx += [(16, 64, 32, 128, "float16", "Square"), (32, 16, 16, 128, "float16", "FullRow"),
+            (32, 32, 8, 64, "float16", "Square"), (32, 32, 48, 64, "float16", "Square"),
+            (32, 32, 8, 64, "float32", "Square"), (48, 32, 16, 192, "float16", "FullRow"),
+            (16, 16, 16, 64, "uint8", "Square")]
+    for (M, N, K, th, dt, pol), (mat, tr) in itertools.product(gfx, [("A", False), ("A", True), ("B", False), ("B", True)]):
+        kw = dict(dtype=dt, accum="int32" if dt == "int8" else "float32", policy=pol, target="gfx942")
+        kw["trans_a" if mat == "A" else "trans_b"] = tr
+        kw["a_frag" if mat == "A" else "b_frag"] = True
+        c.append(builtin(f"mfma_load_gfx942_{mat}{'T' if tr else 'N'}_{M}x{N}x{K}_t{th}_{dt}_{pol}",
+                         f'make_mfma_load_layout(({M}, {N}), {K}, "{dt}", "{mat}", {th}, '
+                         f'transposed={tr}, policy="{pol}")',
+                         _gemm_py(f"{mat}_op", M, N, K, th, **kw), note=GEMM_LOWER_NOTE))
+    return c
+
+
+def _swizzle_param_cases():
+    c = []
+    # make_wgmma_swizzled_layout / make_tcgen05mma_swizzled_layout: continuity and k_major
+    for fn in ("make_wgmma_swizzled_layout", "make_tcgen05mma_swizzled_layout"):
+        short = fn[5:-16]
+        for (R, C), dt in [((16, 16), "float64"), ((16, 32), "float64"), ((8, 8), "float64"), ((12, 8), "float64"),
+                           ((8, 64), "float16"), ((8, 24), "float16"), ((16, 32), "float32"), ((8, 128), "int8")]:
+            for cont, km in ([(None, True), (None, False), (8, True), (8, False), (16, True), (16, False),
+                              (32, True), (64, False)] if dt == "float64" else [(None, True), (16, False)]):
+                    kw = ("" if cont is None else f", continuity={cont}") + ("" if km else ", k_major=False")
+                    nm = f"{short}_{dt}_{R}x{C}" + ("" if cont is None else f"_c{cont}") + ("" if km else "_kouter")
+                    c.append(builtin(nm, f'{fn}(({R}, {C}), "{dt}"{kw})', f'{fn}(buf(({R}, {C}), "{dt}"){kw})'))
+        c.append(builtin(f"{short}_float64_2x8x16_c16", f'{fn}((2, 8, 16), "float64", continuity=16)',
+                         f'{fn}(buf((2, 8, 16), "float64"), continuity=16)'))
+    # make_volta_swizzled_layout: is_a, k_inner
+    for (R, C) in [(32, 32), (32, 64), (8, 64), (16, 16), (4, 128), (32, 48)]:
+        for is_a, k_inner in itertools.product((True, False), (True, False)):
+            kw = ("" if is_a else ", is_a=False") + ("" if k_inner else ", k_inner=False")
+            c.append(builtin(f"volta_{R}x{C}_{'a' if is_a else 'b'}_{'kin' if k_inner else 'kout'}",
+                             f'make_volta_swizzled_layout(({R}, {C}), "float16"{kw})',
+                             f'make_volta_swizzled_layout(buf(({R}, {C}), "float16"){kw})'))
+    c.append(builtin("volta_2x4x64_b_kout", 'make_volta_swizzled_layout((2, 4, 64), "float16", is_a=False, k_inner=False)',
+                     'make_volta_swizzled_layout(buf((2, 4, 64), "float16"), is_a=False, k_inner=False)'))
+    # make_swizzled_layout's k_major for fp64/int8 and allow_pad=False corner cases
+    for (R, C), dt, kw in [((16, 8), "float64", ", allow_pad=False"), ((12, 8), "float64", ", allow_pad=False"),
+                           ((16, 16), "float64", ", allow_pad=False, k_major=False"),
+                           ((32, 32), "int8", ", allow_pad=False, k_major=False"), ((4, 24), "float16", ", allow_pad=False")]:
+        nm = f"swizzled_{dt}_{R}x{C}" + kw.replace(", ", "_").replace("=", "_")
+        c.append(builtin(nm, f'make_swizzled_layout(({R}, {C}), "{dt}"{kw})',
+                         f'make_swizzled_layout(buf(({R}, {C}), "{dt}"){kw})'))
+    return c
+
+
+def _ascend_param_cases():
+    c = []
+    for fn in ("make_ascend_major_k_layout", "make_ascend_major_mn_layout"):
+        for dims, dt, ka in [((32, 32), "float16", 1), ((32, 32), "float16", 16), ((32, 32), "float16", 32),
+                               ((32, 48), "float16", 32), ((32, 48), "float16", 16), ((48, 32), "float16", 16),
+                               ((32, 32), "float16", 64), ((32, 32), "float16", 0), ((32, 32), "float16", -4),
+                               ((32, 32), "float16", 3), ((32, 64), "int8", 64), ((16, 32), "float32", 16),
+                               ((20, 24), "bfloat16", 4), ((2, 32, 32), "float16", 32)]:
+            shape = "(" + ", ".join(map(str, dims)) + ")"
+            c.append(builtin(f"{fn[5:]}_{dt}_{'x'.join(map(str, dims))}_kalign{ka}".replace("-", "m"),
+                             f'{fn}({shape}, "{dt}", k_align={ka})', f'{fn}(buf({shape}, "{dt}"), k_align={ka})'))
+    for dims, dt in [((32, 32), "uint8"), ((32, 32), "int8"), ((32, 32), "float16"), ((32, 32), "float8_e8m0fnu"),
+                     ((16, 4), "uint8"), ((20, 6), "uint8"), ((2, 32, 32), "int8"), ((32, 32), "float32"),
+                     ((32, 8), "int4"), ((16,), "uint8")]:
+        shape = "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+        c.append(builtin(f"ascend_sf_layout_{dt}_{'x'.join(map(str, dims))}",
+                         f'make_ascend_sf_layout({shape}, "{dt}")', f'make_ascend_sf_layout(buf({shape}, "{dt}"))'))
+    return c
+
+
+def _method_cases():
+    c = []
+    # Fragment.expand: TileLang returns a Layout over [leading..., index...] (the thread map is dropped)
+    for nm, arg in (("2", "[2]"), ("2x3", "[2, 3]"), ("int2", "2"), ("empty", "[]")):
+        c.append(same(f"fragment_expand_{nm}", BASE88 + f".expand({arg})"))
+    c.append(same("fragment_expand_replicated", BASE88 + ".replicate(2).expand([3])"))
+    c.append(same("fragment_expand_zero", BASE88 + ".expand([0])"))
+    # Layout.reshape / Fragment.reshape, with the element-size rescale
+    TR = "T.Layout([8, 8], lambda i, j: (j, i))"
+    LIN = "T.Layout([8, 8], lambda i, j: i * 8 + j)"
+    for nm, text in [("layout_reshape_64", TR + ".reshape([64])"), ("layout_reshape_4x16", TR + ".reshape([4, 16])"),
+                     ("layout_reshape_same", TR + ".reshape([8, 8])"),
+                     ("layout_reshape_narrow_2", TR + ".reshape([8, 16], 2, 1)"),
+                     ("layout_reshape_narrow_4_2", TR + ".reshape([8, 16], 4, 2)"),
+                     ("layout_reshape_narrow_3", TR + ".reshape([8, 24], 3, 1)"),
+                     ("layout_reshape_widen_linear", LIN + ".reshape([4, 8], 1, 2)"),
+                     ("layout_reshape_widen_interleaved", TR + ".reshape([4, 8], 1, 2)"),
+                     ("layout_reshape_equal_rescale", TR + ".reshape([4, 16], 2, 2)"),
+                     ("layout_reshape_bad_product", TR + ".reshape([8, 9])"),
+                     ("layout_reshape_keywords", TR + ".reshape(shape=[2, 32], rescale_num=1, rescale_den=1)"),
+                     ("layout_reshape_swizzle_3d",
+                      'make_full_bank_swizzled_layout(buf((16, 64), "float16")).reshape([2, 8, 64])'),
+                     ("fragment_reshape_64", BASE88 + ".reshape([64])"),
+                     ("fragment_reshape_2x32", BASE88 + ".reshape([2, 32])"),
+                     ("fragment_reshape_narrow_2", BASE88 + ".reshape([8, 16], 2, 1)"),
+                     ("fragment_reshape_widen", BASE88 + ".reshape([4, 8], 1, 2)"),
+                     ("fragment_reshape_replicated", BASE88 + ".replicate(2).reshape([64])"),
+                     ("fragment_reshape_widen_incompatible",
+                      "T.Fragment([8, 8], forward_thread_fn=lambda i, j: j * 4 + i // 2, forward_index_fn=lambda i, j: i % 2)"
+                      ".reshape([8, 4], 1, 2)")]:
+        spec = text.replace('buf((16, 64), "float16")', '(16, 64), "float16"')
+        c.append(builtin(nm, spec, text))
+    # PartialFragment: the table of a fully replicated fragment (combine is not a layout property)
+    for shape, th in [((4, 4), 32), ((2,), 4), ((8,), 128)]:
+        sh = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+        c.append(builtin(f"fully_replicated_partial_{'x'.join(map(str, shape))}_t{th}",
+                         f"make_fully_replicated_partial_fragment({sh}, {th})",
+                         f"tl_layout.make_fully_replicated_partial_fragment({list(shape)}, {th})"))
+    return c
+
+
+# Ascend fractal layouts from the real CATLASS Python DSL (PyPI ascend-catlass-dsl): the shape and
+# stride trees its make_tensor_like materializes for an on-chip tile, evaluated CuTe-style
+# (colexicographic coordinates, sum of leaf coordinate x stride) by TileLang. The DSL lives in its
+# own venv (it needs no NPU for this): --catlass-python or TILESCOPE_CATLASS_PYTHON, default
+# .deps/catlass-venv/bin/python.
+CATLASS_PYTHON = os.environ.get(
+    "TILESCOPE_CATLASS_PYTHON",
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".deps/catlass-venv/bin/python"))
+CATLASS_DTYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "int8": "i8", "int32": "i32",
+                  "uint8": "u8", "float8_e4m3fn": "f8e4m3fn", "float8_e5m2": "f8e5m2", "float4_e2m1fn": "f4e2m1"}
+CATLASS_TAGS = {"make_zn_layout": "zN", "make_nz_layout": "nZ", "make_l0c_layout": "L0Clayout"}
+_CATLASS = {}
+_CATLASS_CHILD = """
+import json, sys
+import catlass
+from catlass import core_api
+out = []
+for rows, cols, dtype, tag in json.load(sys.stdin):
+    r = core_api._materialize_layout_trees_from_origin((rows, cols), dtype, tag)
+    out.append(None if r is None else [r[0], r[1]])
+print(json.dumps({"version": catlass.__version__, "trees": out}))
+"""
+
+
+def _catlass_fetch(requests):
+    import subprocess
+    if not os.path.exists(CATLASS_PYTHON):
+        raise SystemExit(f"builtin_params needs the CATLASS DSL: {CATLASS_PYTHON} does not exist "
+                         "(python3 -m venv .deps/catlass-venv && .deps/catlass-venv/bin/pip install "
+                         "ascend-catlass-dsl==2.1.0, or set TILESCOPE_CATLASS_PYTHON)")
+    p = subprocess.run([CATLASS_PYTHON, "-c", _CATLASS_CHILD], input=json.dumps(requests), text=True,
+                       capture_output=True, cwd="/")
+    if p.returncode:
+        raise SystemExit("the CATLASS DSL failed: " + p.stderr.strip().splitlines()[-1])
+    d = json.loads(p.stdout)
+    _CATLASS["version"] = d["version"]
+    for req, trees in zip(requests, d["trees"]):
+        _CATLASS[tuple(req)] = trees
+
+
+def _tree_offset(x, shape, stride):
+    """CuTe/TLA coordinate -> offset for one mode: colexicographic split over the leaves."""
+    if isinstance(shape, int):
+        return x * stride
+    off, rest = 0, x
+    for k, (s, d) in enumerate(zip(shape, stride)):
+        size = 1
+        for leaf in (s if isinstance(s, list) else [s]):
+            size *= leaf
+        last = k == len(shape) - 1
+        off = off + _tree_offset(rest if last else rest % size, s, d)
+        if not last:
+            rest = rest // size
+    return off
+
+
+def catlass_layout(rows, cols, dtype, tag):
+    trees = _CATLASS[(rows, cols, dtype, tag)]
+    if trees is None:
+        raise ValueError(f"CATLASS has no {tag} layout for {rows}x{cols} {dtype}")
+    (rs, cs), (rd, cd) = trees
+    return T.Layout([rows, cols], lambda r, c: _tree_offset(r, rs, rd) + _tree_offset(c, cs, cd))
+
+
+def _catlass_cases():
+    c, requests = [], []
+    for fn, tag in CATLASS_TAGS.items():
+        for (R, C), dt in [((32, 32), "float16"), ((16, 64), "float16"), ((32, 32), "float32"), ((32, 64), "int8"),
+                           ((20, 24), "bfloat16"), ((48, 32), "float16"), ((17, 40), "float8_e4m3fn"),
+                           ((32, 128), "float4_e2m1fn"), ((8, 8), "int32"), ((33, 15), "uint8")]:
+            if fn == "make_l0c_layout" and dt not in ("float32", "int32", "float16"):
+                continue
+            req = [R, C, CATLASS_DTYPES[dt], tag]
+            requests.append(req)
+            c.append(builtin(f"catlass_{tag}_{dt}_{R}x{C}", f'{fn}(({R}, {C}), "{dt}")',
+                             f'catlass_layout({R}, {C}, "{req[2]}", "{tag}")',
+                             source="ascend-catlass-dsl",
+                             citation="catlass.core_api._materialize_layout_trees_from_origin "
+                                      f"({tag} shape/stride trees), evaluated by TileLang"))
+    _catlass_fetch(requests)
+    for case in c:
+        case["source"] = f"ascend-catlass-dsl {_CATLASS['version']}"
+    return c
+
+
+def builtin_params_cases():
+    NAMESPACE["lowered_gemm_layout"] = lowered_gemm_layout
+    NAMESPACE["catlass_layout"] = catlass_layout
+    if hasattr(tl_layout, "make_tcgen05mma_swizzled_layout"):
+        NAMESPACE["make_tcgen05mma_swizzled_layout"] = tl_layout.make_tcgen05mma_swizzled_layout
+        NAMESPACE["make_volta_swizzled_layout"] = tl_layout.make_volta_swizzled_layout
+        NAMESPACE["make_ascend_sf_layout"] = tl_layout.make_ascend_sf_layout
+    return (_swizzle_param_cases() + _ascend_param_cases() + _catlass_cases() + _method_cases() + _c_cases()
+            + _operand_cases())
+
 
 FAMILIES = {
     "handwritten": handwritten_cases,
@@ -682,7 +1083,17 @@ FAMILIES = {
     "gemm": gemm_cases,
     "ascend": ascend_cases,
     "infer": infer_cases,
+    "builtin_params": builtin_params_cases,
 }
+
+
+def _error_line(e):
+    """The line of an exception that says what failed (TVM puts source excerpts after it)."""
+    lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        if "Check failed" in ln or "Error" in ln or "error" in ln or "must" in ln:
+            return ln
+    return lines[-1] if lines else ""
 
 
 def dump_family(path, header, cases):
@@ -729,7 +1140,9 @@ def main(argv=None):
             try:
                 case = make_case(**spec)
             except Exception as e:  # record, do not hide
-                msg = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
+                last = str(e).strip().splitlines()[-1] if str(e).strip() else ""
+                # builtin_params lowers kernels: TVM appends source excerpts after the message.
+                msg = f"{type(e).__name__}: {_error_line(e) if fam == 'builtin_params' else last}"
                 entry = {"name": spec["name"], "spec": spec["spec"], "python": spec["python"], "error": msg}
                 if expect_error:
                     entry["expected"] = True  # TileLang refuses it, on purpose: Tilescope must too

@@ -327,6 +327,7 @@ void MappingEditor::rebuildBuiltinForm(int index) {
         switch (p.kind) {
         case ts::ParamKind::Dtype: {
             auto* c = new QComboBox;
+            if (def == QLatin1String("None")) c->addItem(QStringLiteral("None")); // optional
             for (const auto& d : ts::knownDtypes())
                 c->addItem(QString::fromStdString(d));
             c->setCurrentText(def.isEmpty() ? QStringLiteral("float16") : def);
@@ -344,7 +345,13 @@ void MappingEditor::rebuildBuiltinForm(int index) {
         case ts::ParamKind::Int: {
             auto* s = new QSpinBox;
             s->setRange(0, 1 << 20);
-            s->setValue(def.isEmpty() ? (p.name == "threads" ? 128 : 16) : def.toInt());
+            if (def == QLatin1String("None")) { // optional: the minimum stands for None
+                s->setRange(-1, 1 << 20);
+                s->setSpecialValueText(QStringLiteral("None"));
+                s->setValue(-1);
+            } else {
+                s->setValue(def.isEmpty() ? (p.name == "threads" ? 128 : 16) : def.toInt());
+            }
             connect(s, &QSpinBox::valueChanged, this, &MappingEditor::onBuiltinEdited);
             w = s;
             break;
@@ -377,16 +384,21 @@ QString MappingEditor::textFromBuiltin() const {
         QWidget* w = params_[k].second;
         QString v;
         switch (p.kind) {
-        case ts::ParamKind::Dtype:
-            v = '"' + static_cast<QComboBox*>(w)->currentText() + '"';
+        case ts::ParamKind::Dtype: {
+            const QString d = static_cast<QComboBox*>(w)->currentText();
+            v = d == QLatin1String("None") ? d : '"' + d + '"';
             break;
+        }
         case ts::ParamKind::Bool:
             v = static_cast<QCheckBox*>(w)->isChecked() ? QStringLiteral("True")
                                                         : QStringLiteral("False");
             break;
-        case ts::ParamKind::Int:
-            v = QString::number(static_cast<QSpinBox*>(w)->value());
+        case ts::ParamKind::Int: {
+            auto* sb = static_cast<QSpinBox*>(w);
+            const bool none = !sb->specialValueText().isEmpty() && sb->value() == sb->minimum();
+            v = none ? QStringLiteral("None") : QString::number(sb->value());
             break;
+        }
         case ts::ParamKind::Shape:
             v = static_cast<QLineEdit*>(w)->text().trimmed();
             break;
@@ -443,7 +455,8 @@ bool MappingEditor::syncBuiltin(const QString& text) {
         else if (auto* c = qobject_cast<QCheckBox*>(w))
             c->setChecked(value.trimmed() == QLatin1String("True"));
         else if (auto* s = qobject_cast<QSpinBox*>(w))
-            s->setValue(value.trimmed().toInt());
+            s->setValue(value.trimmed() == QLatin1String("None") ? s->minimum()
+                                                                 : value.trimmed().toInt());
         else if (auto* e = qobject_cast<QLineEdit*>(w))
             e->setText(unquote(value));
     }

@@ -7,14 +7,36 @@ namespace ts {
 namespace {
 
 const std::map<std::string, int>& dtypeTable() {
-    static const std::map<std::string, int> t{
-        {"float64", 64},      {"float32", 32},    {"tfloat32", 32},   {"float16", 16},
-        {"bfloat16", 16},     {"float8_e4m3", 8}, {"float8_e5m2", 8}, {"float8_e4m3fn", 8},
-        {"float4_e2m1fn", 4}, {"int64", 64},      {"int32", 32},      {"int16", 16},
-        {"int8", 8},          {"uint64", 64},     {"uint32", 32},     {"uint16", 16},
-        {"uint8", 8},         {"int4", 4},        {"fp64", 64},       {"fp32", 32},
-        {"fp16", 16},         {"bf16", 16},       {"fp8", 8},         {"half", 16},
-        {"float", 32},        {"e4m3_float8", 8}, {"e5m2_float8", 8}};
+    static const std::map<std::string, int> t{{"float64", 64},
+                                              {"float32", 32},
+                                              {"tfloat32", 32},
+                                              {"float16", 16},
+                                              {"bfloat16", 16},
+                                              {"float8_e4m3", 8},
+                                              {"float8_e5m2", 8},
+                                              {"float8_e4m3fn", 8},
+                                              {"float4_e2m1fn", 4},
+                                              {"float8_e4m3fnuz", 8},
+                                              {"float8_e5m2fnuz", 8},
+                                              {"float8_e8m0fnu", 8},
+                                              {"int64", 64},
+                                              {"int32", 32},
+                                              {"int16", 16},
+                                              {"int8", 8},
+                                              {"uint64", 64},
+                                              {"uint32", 32},
+                                              {"uint16", 16},
+                                              {"uint8", 8},
+                                              {"int4", 4},
+                                              {"fp64", 64},
+                                              {"fp32", 32},
+                                              {"fp16", 16},
+                                              {"bf16", 16},
+                                              {"fp8", 8},
+                                              {"half", 16},
+                                              {"float", 32},
+                                              {"e4m3_float8", 8},
+                                              {"e5m2_float8", 8}};
     return t;
 }
 
@@ -53,11 +75,26 @@ const std::vector<Builtin>& builtins() {
         std::vector<Builtin> v;
         builtin::registerSwizzles(v);
         builtin::registerFragments(v);
+        builtin::registerGemm(v);
         builtin::registerAscend(v);
         builtin::registerAscendTileLang(v);
         return v;
     }();
     return all;
+}
+
+std::optional<std::string> unsupportedBuiltin(const std::string& name) {
+    static const std::map<std::string, std::string> why{
+        {"make_cutlass_metadata_layout",
+         "the sparse-GEMM metadata layout (tilelang.layout.gemm_sp), which depends on CUTLASS "
+         "tables per mma dtype and arch"},
+        {"make_strided_slice", "it returns a strided buffer view, not a layout"},
+        {"try_extract_fractal_layout", "it describes an Ascend layout, it does not make one"},
+        {"make_mma_store_layout", "use make_gemm_c_fragment (what T.gemm gives on sm80)"},
+        {"make_mfma_store_layout", "use make_mfma_c_fragment (what T.gemm gives on gfx942)"}};
+    auto it = why.find(name);
+    if (it == why.end()) return std::nullopt;
+    return "TileLang's " + name + " is not supported by Tilescope: " + it->second;
 }
 
 const Builtin* findBuiltin(const std::string& name) {

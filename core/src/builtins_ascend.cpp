@@ -92,8 +92,17 @@ Layout fourOutput(const Shape& s, std::int64_t C0, bool c0OnRows) {
     return Layout(s, out);
 }
 
-void requireAlign(const BuiltinArgs& a) {
-    if (a.integer("k_align") != 1) throw InputError("k_align other than 1 is not supported yet");
+// k_align only checks the K extent (TileLang: "requires K-axis extent to be divisible by
+// k_align"); the layout itself does not change. Values <= 1 check nothing.
+void requireAlign(const BuiltinArgs& a, bool kIsLast, const char* what) {
+    const Shape& s = a.shape("shape");
+    const std::int64_t k = a.integer("k_align");
+    if (s.size() < 2 || k <= 1) return;
+    const std::int64_t extent = kIsLast ? s.back() : s[s.size() - 2];
+    if (extent % k)
+        throw InputError(std::string("Ascend ") + what + " layout requires the K-axis extent (" +
+                         (kIsLast ? "last" : "second-to-last") + " dim, " + std::to_string(extent) +
+                         ") to be divisible by k_align = " + std::to_string(k));
 }
 
 } // namespace
@@ -102,7 +111,8 @@ void registerAscendTileLang(std::vector<Builtin>& out) {
     const BuiltinParam shape{"shape", ParamKind::Shape, std::nullopt, "buffer shape (rank >= 2)"};
     const BuiltinParam dtype{"dtype", ParamKind::Dtype, "\"float16\"",
                              "element type (C0 = 32 B / size)"};
-    const BuiltinParam align{"k_align", ParamKind::Int, "1", "K alignment (only 1)"};
+    const BuiltinParam align{"k_align", ParamKind::Int, "1",
+                             "the K extent must be a multiple of it (checked, layout unchanged)"};
     auto c0 = [](const BuiltinArgs& a) { return std::int64_t{256} / a.dtypeBits("dtype"); };
     out.push_back({"make_ascend_nz_layout",
                    {shape, dtype},
@@ -114,14 +124,14 @@ void registerAscendTileLang(std::vector<Builtin>& out) {
                    {shape, dtype, align},
                    "Ascend fractal for [MN, K] tiles: K grouped by C0 outermost",
                    [=](const BuiltinArgs& a) -> Mapping {
-                       requireAlign(a);
+                       requireAlign(a, true, "MajorK");
                        return fourOutput(a.shape("shape"), c0(a), false);
                    }});
     out.push_back({"make_ascend_major_mn_layout",
                    {shape, dtype, align},
                    "Ascend fractal for [K, MN] tiles: rows grouped by C0 outermost",
                    [=](const BuiltinArgs& a) -> Mapping {
-                       requireAlign(a);
+                       requireAlign(a, false, "MajorMN");
                        return fourOutput(a.shape("shape"), c0(a), true);
                    }});
     out.push_back(
@@ -129,6 +139,29 @@ void registerAscendTileLang(std::vector<Builtin>& out) {
          {shape, {"dtype", ParamKind::Dtype, "\"float32\"", "ignored (16x16)"}},
          "TileLang's Ascend L0C: 16x16 fractals",
          [=](const BuiltinArgs& a) -> Mapping { return fourOutput(a.shape("shape"), 16, false); }});
+    out.push_back(
+        {"make_ascend_sf_layout",
+         {shape, {"dtype", ParamKind::Dtype, "\"uint8\"", "scale-factor storage type"}},
+         "Ascend MX scale-factor layout: [r // 16, c // P, r % 16, c % P], P = 16 bits / size",
+         [=](const BuiltinArgs& a) -> Mapping {
+             const int bits = a.dtypeBits("dtype");
+             if (16 % bits)
+                 throw InputError("make_ascend_sf_layout needs a storage type whose bit width "
+                                  "divides 16, got " +
+                                  a.string("dtype"));
+             const Shape& s = a.shape("shape");
+             if (s.size() < 2)
+                 throw InputError("expects a buffer shape of rank >= 2, got " + formatShape(s));
+             const std::size_t L = s.size() - 2;
+             const std::int64_t P = 16 / bits;
+             Expr r = var(placeholderName(L)), c = var(placeholderName(L + 1));
+             std::vector<Expr> o;
+             for (std::size_t k = 0; k < L; ++k)
+                 o.push_back(var(placeholderName(k)));
+             for (Expr e : {floordiv(r, 16), floordiv(c, P), floormod(r, 16), floormod(c, P)})
+                 o.push_back(e);
+             return Layout(s, o);
+         }});
     out.push_back(
         {"make_ascend_compact_nz_layout",
          {shape, dtype},

@@ -8,6 +8,7 @@ namespace ts::builtin {
 
 void registerSwizzles(std::vector<Builtin>& out);
 void registerFragments(std::vector<Builtin>& out);
+void registerGemm(std::vector<Builtin>& out);
 void registerAscend(std::vector<Builtin>& out);
 void registerAscendTileLang(std::vector<Builtin>& out);
 

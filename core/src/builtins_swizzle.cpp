@@ -76,21 +76,56 @@ Layout gemmAB(std::int64_t R, std::int64_t C, int bits, bool kInner) {
     return padded2d(R, C, bits);
 }
 
-Layout gemmABHopper(std::int64_t R, std::int64_t C, int bits, bool kInner) {
+// MakeGemmABLayoutHopper; `continuity` (the continuous extent by default) only selects the
+// float64 swizzle. MakeGemmABLayoutSm100 is the same rule without float64.
+Layout gemmABHopper(std::int64_t R, std::int64_t C, int bits, bool kInner, std::int64_t continuity,
+                    const char* name) {
     const std::int64_t v = 128 / bits;
     if (bits == 64) {
-        if (C % 16 == 0) return f64Swizzle(R, C, kInner);
+        if (continuity % 16 == 0) return f64Swizzle(R, C, kInner);
         if (R % 8 != 0) return linear2d(R, C);
-        return bankSwizzle(R, C, bits, 2, "make_wgmma_swizzled_layout");
+        return bankSwizzle(R, C, bits, 2, name);
     }
     if (R % 8 == 0) {
-        if (C % (8 * v) == 0) return bankSwizzle(R, C, bits, 8, "make_wgmma_swizzled_layout");
-        if (C % (4 * v) == 0) return bankSwizzle(R, C, bits, 4, "make_wgmma_swizzled_layout");
-        if (C % (2 * v) == 0) return bankSwizzle(R, C, bits, 2, "make_wgmma_swizzled_layout");
+        if (C % (8 * v) == 0) return bankSwizzle(R, C, bits, 8, name);
+        if (C % (4 * v) == 0) return bankSwizzle(R, C, bits, 4, name);
+        if (C % (2 * v) == 0) return bankSwizzle(R, C, bits, 2, name);
     }
     if (C % v == 0) return linear2d(R, C);
-    throw InputError("unsupported layout for Hopper: " + std::to_string(R) + "x" +
-                     std::to_string(C) + " with " + std::to_string(bits) + "-bit elements");
+    throw InputError(std::string(name) + ": no layout for " + std::to_string(R) + "x" +
+                     std::to_string(C) + " with " + std::to_string(bits) +
+                     "-bit elements (the continuous extent must be a multiple of " +
+                     std::to_string(v) + ")");
+}
+
+// Volta (sm70) operand layouts, MakeGemmVoltaABLayout: CUTLASS's crosswise and congruous
+// tensor-op multiplicands for float16, else rows padded as for 16-bit elements.
+Layout voltaCrosswise(std::int64_t R, std::int64_t C) {
+    Expr i = var("_i"), j = var("_j");
+    Expr vc = floordiv(j, 4), vs = floormod(vc, 8);
+    Expr bit2 =
+        floormod(floordiv(floormod(i, 32), 16) + floordiv(floormod(i, 16), 8) + floordiv(vs, 4), 2);
+    Expr bit1 = xor2x2(floordiv(floormod(i, 8), 4), floordiv(floormod(vs, 4), 2));
+    Expr permuted = floordiv(i, 16) * 16 + floormod(i, 4) * 4 + bit2 * 2 + bit1;
+    return Layout({R, C}, {floormod(j, 4) + permuted * 4 + vc * (R * 4)});
+}
+
+Layout voltaCongruous(std::int64_t R, std::int64_t C, bool isA) {
+    Expr i = var("_i"), j = var("_j");
+    Expr vc = floordiv(j, 8);
+    Expr tileC = floordiv(vc, 8), tileS = floordiv(i, 4);
+    Expr resC = floormod(vc, 8), resS = floormod(i, 4);
+    Expr strided = isA ? floordiv(resC, 2) : floormod(resC, 4);
+    Expr contiguous = (isA ? floormod(resC, 2) * 4 : floordiv(resC, 4) * 4) + xor4x4(resS, strided);
+    Expr elemS = strided + tileS * 4;
+    Expr elemC = floormod(j, 8) + (contiguous + tileC * 8) * 8;
+    return Layout({R, C}, {elemS * C + elemC});
+}
+
+Layout gemmABVolta(std::int64_t R, std::int64_t C, bool isA, bool kInner) {
+    if (kInner && C % 32 == 0 && R % 32 == 0) return voltaCrosswise(R, C);
+    if (C % 64 == 0 && R % 4 == 0) return voltaCongruous(R, C, isA);
+    return padded2d(R, C, 16);
 }
 
 Mapping mmaSwizzle(const Shape& shape, int bits, bool smooth) {
@@ -144,16 +179,51 @@ void registerSwizzles(std::vector<Builtin>& out) {
              int bits = a.dtypeBits("dtype");
              bool k = a.boolean("k_major"), pad = a.boolean("allow_pad");
              return expandLeading(a.shape("shape"), [&](std::int64_t R, std::int64_t C) {
-                 return pad ? gemmAB(R, C, bits, k) : gemmABHopper(R, C, bits, k);
+                 return pad ? gemmAB(R, C, bits, k)
+                            : gemmABHopper(R, C, bits, k, C, "make_swizzled_layout");
              });
          }});
+    const BuiltinParam continuity{"continuity", ParamKind::Int, "None",
+                                  "extent that selects the float64 swizzle; None: the last dim"};
+    const BuiltinParam kMajor{"k_major", ParamKind::Bool, "True", "K is the contiguous dim"};
     out.push_back({"make_wgmma_swizzled_layout",
-                   {shape, dtype, {"k_major", ParamKind::Bool, "True", "K is the contiguous dim"}},
+                   {shape, dtype, continuity, kMajor},
                    "WGMMA operand layout (Hopper rules: swizzle, else linear)",
                    [](const BuiltinArgs& a) -> Mapping {
                        int bits = a.dtypeBits("dtype");
                        return expandLeading(a.shape("shape"), [&](std::int64_t R, std::int64_t C) {
-                           return gemmABHopper(R, C, bits, a.boolean("k_major"));
+                           const std::int64_t cont =
+                               a.has("continuity") ? a.integer("continuity") : C;
+                           return gemmABHopper(R, C, bits, a.boolean("k_major"),
+                                               cont < 0 ? C : cont, "make_wgmma_swizzled_layout");
+                       });
+                   }});
+    out.push_back(
+        {"make_tcgen05mma_swizzled_layout",
+         {shape,
+          dtype,
+          {"continuity", ParamKind::Int, "None", "accepted and unused by TileLang's sm100 rule"},
+          {"k_major", ParamKind::Bool, "True", "accepted and unused by TileLang's sm100 rule"}},
+         "TCGEN05 (sm100) operand layout: the Hopper rule without float64",
+         [](const BuiltinArgs& a) -> Mapping {
+             int bits = a.dtypeBits("dtype");
+             if (bits == 64)
+                 throw InputError("make_tcgen05mma_swizzled_layout: float64 on sm100 is not "
+                                  "supported (TileLang rejects it too)");
+             return expandLeading(a.shape("shape"), [&](std::int64_t R, std::int64_t C) {
+                 return gemmABHopper(R, C, bits, true, C, "make_tcgen05mma_swizzled_layout");
+             });
+         }});
+    out.push_back({"make_volta_swizzled_layout",
+                   {shape,
+                    {"dtype", ParamKind::Dtype, "\"float16\"",
+                     "accepted and unused, as in TileLang: Volta layouts are for float16"},
+                    {"is_a", ParamKind::Bool, "True", "operand A (else B)"},
+                    {"k_inner", ParamKind::Bool, "True", "K is the contiguous dim"}},
+                   "Volta (sm70) operand layout: crosswise, congruous A/B, else padded",
+                   [](const BuiltinArgs& a) -> Mapping {
+                       return expandLeading(a.shape("shape"), [&](std::int64_t R, std::int64_t C) {
+                           return gemmABVolta(R, C, a.boolean("is_a"), a.boolean("k_inner"));
                        });
                    }});
     out.push_back({"make_padded_layout",

@@ -430,13 +430,21 @@ private:
         if (s == "min" || s == "max" || s == "Layout" || s == "Fragment")
             return {Func{s == "Layout" || s == "Fragment" ? "T." + s : s}};
         if (findBuiltin(s)) return {Func{s}};
+        if (s == "GemmWarpPolicy") return {Module{s}};
+        if (auto why = unsupportedBuiltin(s)) fail(*why, n);
         fail("unknown name '" + s + "'", n);
     }
 
     Value attr(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         Value obj = eval(n->target, scope);
+        if (auto* mod = std::get_if<Module>(&obj.v); mod && mod->name == "GemmWarpPolicy") {
+            const std::string& a = n->text;
+            if (a == "Square" || a == "FullRow" || a == "FullCol") return {a};
+            fail("unknown GemmWarpPolicy '" + a + "' (Square, FullRow or FullCol)", n);
+        }
         if (std::holds_alternative<Module>(obj.v)) {
             const std::string& a = n->text;
+            if (a == "GemmWarpPolicy") return {Module{a}};
             if (a == "language" || a == "layout" || a == "tools") return obj; // tilelang.language.X
             if (a == "Layout" || a == "Fragment") return {Func{"T." + a}};
             if (callOps().count("T." + a) || isConditionalFunction(a) || a == "Cast" ||
@@ -444,6 +452,7 @@ private:
                 a == "uint64")
                 return {Func{"T." + a}};
             if (findBuiltin(a)) return {Func{a}};
+            if (auto why = unsupportedBuiltin(a)) fail(*why, n);
             fail("unknown function 'T." + a + "'", n);
         }
         if (std::holds_alternative<Mapping>(obj.v))
@@ -713,6 +722,22 @@ private:
         return {Mapping(std::forward<T>(value))};
     }
 
+    struct Reshape {
+        Shape shape;
+        std::int64_t num = 1, den = 1;
+    };
+    Reshape reshapeArgs(const char* fn, const Args& args, const NodePtr& n) {
+        auto a = bind(fn, {"shape", "rescale_num", "rescale_den"}, args, n);
+        if (!a.count("shape")) fail(std::string(fn) + " needs a shape", n);
+        Reshape r;
+        r.shape = toShape(a["shape"].first, a["shape"].second, "shape");
+        if (a.count("rescale_num"))
+            r.num = toInt(a["rescale_num"].first, a["rescale_num"].second, "rescale_num");
+        if (a.count("rescale_den"))
+            r.den = toInt(a["rescale_den"].first, a["rescale_den"].second, "rescale_den");
+        return r;
+    }
+
     Value method(const Method& m, const Args& args, const NodePtr& n) {
         const Mapping& self = std::get<Mapping>(m.self->v);
         try {
@@ -735,7 +760,12 @@ private:
                     bind("Layout.inverse", {}, args, n);
                     return {Mapping(l->inverse())};
                 }
-                fail("Layout has no method '" + m.name + "' (repeat, expand, inverse)", n->target);
+                if (m.name == "reshape") {
+                    Reshape r = reshapeArgs("Layout.reshape", args, n);
+                    return {Mapping(l->reshape(r.shape, r.num, r.den))};
+                }
+                fail("Layout has no method '" + m.name + "' (repeat, expand, reshape, inverse)",
+                     n->target);
             }
             const Fragment& f = std::get<Fragment>(self);
             if (m.name == "repeat") {
@@ -765,8 +795,20 @@ private:
                 bind("Fragment.condense_rep_var", {}, args, n);
                 return {Mapping(f.condenseRepVar())};
             }
+            if (m.name == "reshape") {
+                Reshape r = reshapeArgs("Fragment.reshape", args, n);
+                return {Mapping(f.reshape(r.shape, r.num, r.den))};
+            }
+            if (m.name == "expand") {
+                auto a = bind("Fragment.expand", {"leading_shape"}, args, n);
+                if (!a.count("leading_shape")) fail("Fragment.expand needs leading_shape", n);
+                Shape leading =
+                    toShape(a["leading_shape"].first, a["leading_shape"].second, "leading_shape");
+                if (leading.empty()) return {Mapping(f)};
+                return {Mapping(f.expandIndex(leading))};
+            }
             fail("Fragment has no method '" + m.name +
-                     "' (repeat, replicate, inverse, condense_rep_var)",
+                     "' (repeat, replicate, expand, reshape, inverse, condense_rep_var)",
                  n->target);
         } catch (const InputError& e) {
             fail(e.what(), n);
@@ -789,6 +831,8 @@ private:
                 fail(b.name + " is missing argument '" + p.name + "' (" + builtinSignature(b) + ")",
                      n);
             }
+            // An optional parameter (default None) given None is left out: the builtin decides.
+            if (std::holds_alternative<None>(v.first.v) && p.defaultText == "None") continue;
             switch (p.kind) {
             case ParamKind::Shape:
                 out.values[p.name] = toShape(v.first, v.second, p.name.c_str());

@@ -254,7 +254,8 @@ TEST(MappingLanguage, BadInputGetsAClearErrorWithItsPosition) {
         {"42", "not a layout"},
         {"T.Fragment([8, 8], forward_thread_fn=lambda i, j: i, forward_fn=lambda i, j: (i, j))",
          "not both"},
-        {"make_gemm_c_fragment((24, 24), 128)", "no warp partition"},
+        {"make_gemm_c_fragment((24, 24), 128)", "M divisible by 16"},
+        {"make_gemm_c_fragment((32, 32), 96)", "no warp partition"},
     };
     for (const auto& c : cases) {
         try {
@@ -275,6 +276,8 @@ TEST(MappingLanguage, EveryBuiltinListedInHelpEvaluatesWithItsDefaults) {
     const std::map<std::string, std::string> calls{
         {"make_gemm_c_fragment", "((32, 32))"},
         {"make_mma_load_layout", "((64, 64), 32)"},
+        {"make_mfma_load_layout", "((64, 64), 32)"},
+        {"make_fully_replicated_partial_fragment", "((4,), 8)"},
         {"make_fully_replicated_fragment", "((4, 4), 8)"},
         {"make_fully_replicated_layout_fragment", "((4,), 8)"}};
     for (const ts::Builtin& b : ts::builtins()) {

@@ -155,6 +155,60 @@ TEST(GoldenSet, RejectsEveryCaseTileLangRejects) {
     EXPECT_GT(checked, 10u);
 }
 
+// The same, one test per rejected case (named family_case), so a failure names the case, and
+// only Tilescope's own error types count: what is unsupported or wrong, said in a sentence.
+struct GoldenError {
+    std::string file, name, spec, tilelang;
+};
+
+std::vector<GoldenError> loadGoldenErrors() {
+    std::vector<GoldenError> out;
+    std::filesystem::path dir = std::filesystem::path(TILESCOPE_SOURCE_DIR) / "tests/data/goldens";
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        std::ifstream in(entry.path());
+        json d = json::parse(in);
+        for (const json& e : d.value("errors", json::array()))
+            out.push_back(
+                {entry.path().filename().string(), e.at("name"), e.at("spec"), e.at("error")});
+    }
+    return out;
+}
+
+void PrintTo(const GoldenError& g, std::ostream* os) {
+    *os << g.name;
+}
+
+class GoldenRejected : public ::testing::TestWithParam<GoldenError> {};
+
+TEST_P(GoldenRejected, TileLangRejectsItAndSoDoesTilescope) {
+    const GoldenError& g = GetParam();
+    std::string message;
+    try {
+        json table = ts::tableJson(ts::parseMapping(g.spec));
+        ADD_FAILURE() << g.spec << " gives a " << table.at("kind").get<std::string>()
+                      << " although TileLang rejects it: " << g.tilelang;
+        return;
+    } catch (const ts::ParseError& e) {
+        message = e.message();
+    } catch (const ts::InputError& e) {
+        message = e.what();
+    } catch (const ts::EvalError& e) {
+        message = e.what();
+    }
+    EXPECT_GT(message.size(), 20u) << g.spec << ": \"" << message << "\"";
+}
+
+std::string errorName(const ::testing::TestParamInfo<GoldenError>& info) {
+    std::string n = info.param.file.substr(0, info.param.file.find('.')) + "_" + info.param.name;
+    for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(TileLang, GoldenRejected, ::testing::ValuesIn(loadGoldenErrors()),
+                         errorName);
+
 TEST(GoldenSet, CoversEveryFamilyAndMostComeFromRunningTileLang) {
     auto all = loadGoldens();
     std::size_t fromTileLang = 0;

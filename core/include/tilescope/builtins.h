@@ -18,7 +18,7 @@ enum class ParamKind { Shape, Dtype, Int, Bool, String };
 struct BuiltinParam {
     std::string name;
     ParamKind kind;
-    std::optional<std::string> defaultText; // as written in the mapping language
+    std::optional<std::string> defaultText; // as written in the mapping language; "None": optional
     std::string help;
 };
 
@@ -31,6 +31,7 @@ public:
     bool boolean(const std::string& name) const;
     const std::string& string(const std::string& name) const;
     const Shape& shape(const std::string& name) const;
+    bool has(const std::string& name) const { return values.count(name) != 0; }
     int dtypeBits(const std::string& name) const; // "float16" -> 16; throws InputError
 };
 
@@ -43,6 +44,8 @@ struct Builtin {
 
 const std::vector<Builtin>& builtins();
 const Builtin* findBuiltin(const std::string& name);
+// TileLang layout functions Tilescope knows but does not model: the sentence saying why.
+std::optional<std::string> unsupportedBuiltin(const std::string& name);
 std::string builtinSignature(const Builtin& b); // `make_x(shape, dtype="float16")`
 
 int dtypeBits(const std::string& dtype); // throws InputError for unknown names

@@ -71,6 +71,11 @@ public:
 
     Layout repeat(std::int64_t dim, std::int64_t factor) const;
     Layout expand(const Shape& leading) const;
+    // TileLang's Layout.reshape(shape, rescale_num, rescale_den): a new input shape over the same
+    // row-major elements; rescale_num/rescale_den != 1 reinterprets the element width (old
+    // bits / new bits), narrowing or widening the last output (layout.cc Reshape).
+    Layout reshape(const Shape& shape, std::int64_t rescaleNum = 1,
+                   std::int64_t rescaleDen = 1) const;
     Layout inverse() const; // throws InputError with the first colliding cells when not bijective
     std::optional<Collision> findCollision() const;        // injectivity check
     std::optional<std::string> bijectivityProblem() const; // injective and onto [0, outputShape)
@@ -102,6 +107,12 @@ public:
     Fragment repeat(const Shape& repeats, bool repeatOnThread = false,
                     bool lowerDimFirst = true) const;
     Fragment replicateBy(std::int64_t n) const;
+    // Fragment.reshape: as Layout::reshape, the thread map following the index.
+    Fragment reshape(const Shape& shape, std::int64_t rescaleNum = 1,
+                     std::int64_t rescaleDen = 1) const;
+    // Fragment.expand(leading): TileLang inherits Layout.expand, which drops the thread map and
+    // returns a Layout over [leading..., index...] (the fragment itself when `leading` is empty).
+    Layout expandIndex(const Shape& leading) const;
     // Drops replica bits the thread map ignores and renumbers the rest densely (utils.cc:381).
     Fragment condenseRepVar() const;
     Layout inverse() const;  // (local..., thread) -> (x..., rep)
