@@ -675,13 +675,15 @@ def infer_cases():
                         note="register index inferred from the thread map"))
     return out
 
+
 # ----------------------------------------------------------------------------------------------
 # builtin_params: every parameter TileLang honours. Fragments that T.gemm produces are captured
 # from kernels lowered by the real TileLang (the layout map LayoutInference attaches to the IR),
 # never rebuilt from the Python warp-policy helpers, which disagree with T.gemm for some shapes.
 # ----------------------------------------------------------------------------------------------
 
-GEMM_TARGETS = {"sm_80": {"kind": "cuda", "arch": "sm_80"}, "gfx942": {"kind": "hip", "mcpu": "gfx942"}}
+GEMM_TARGETS = {"sm_80": {"kind": "cuda", "arch": "sm_80"}, "sm_90": {"kind": "cuda", "arch": "sm_90"},
+                "gfx942": {"kind": "hip", "mcpu": "gfx942"}}
 _GEMM_LOWERED = {}
 
 
@@ -798,14 +800,14 @@ GEMM_LOWER_NOTE = ("captured from T.gemm in a kernel lowered by tilelang.lower (
 def _c_cases():
     c = []
     # sm_80 mma accumulator: warp partition for every policy, incl. non-power-of-two warp counts
-    shapes = [(16, 32), (32, 32), (48, 32), (96, 16), (16, 96)]
+    shapes = [(16, 32), (32, 32), (48, 16), (96, 8)]
     for (M, N), th, pol in itertools.product(shapes, [32, 64, 96, 128, 192, 256, 384],
                                              ["Square", "FullRow", "FullCol"]):
         c.append(builtin(f"gemm_c_sm80_{M}x{N}_t{th}_{pol}",
                          f'make_gemm_c_fragment(({M}, {N}), {th}, policy="{pol}")',
                          _gemm_py("C_acc", M, N, 32, th, policy=pol), note=GEMM_LOWER_NOTE))
     for (M, N), th in [((16, 16), 64), ((32, 32), 48), ((32, 32), 100), ((32, 32), 16), ((24, 32), 32),
-                       ((32, 12), 32), ((64, 64), 512), ((64, 64), 256)]:
+                       ((32, 12), 32), ((32, 64), 512), ((64, 32), 256)]:
         c.append(builtin(f"gemm_c_sm80_{M}x{N}_t{th}_Square",
                          f'make_gemm_c_fragment(({M}, {N}), {th})',
                          _gemm_py("C_acc", M, N, 32, th), note=GEMM_LOWER_NOTE))
@@ -815,7 +817,7 @@ def _c_cases():
                     ("float16", "float64"), ("float8_e4m3", "float32"), ("float8_e5m2", "float32"),
                     ("bfloat16", "bfloat16"), ("int8", "float32"), ("float32", "float16"), ("float64", "float32"),
                     ("int4", "int32"), ("float16", "int32")]:
-        for (M, N), th in [((32, 32), 128), ((48, 16), 96)]:
+        for (M, N), th in [((16, 32), 64), ((48, 16), 96)]:
             c.append(builtin(f"gemm_c_sm80_{M}x{N}_t{th}_{dt}_{acc}",
                              f'make_gemm_c_fragment(({M}, {N}), {th}, accum_dtype="{acc}", dtype="{dt}")',
                              _gemm_py("C_acc", M, N, 32, th, dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
@@ -825,7 +827,7 @@ def _c_cases():
                          f'make_gemm_c_fragment((32, 64), 128, accum_dtype="{acc}")',
                          _gemm_py("C_acc", 32, 64, 32, 128, dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
     # gfx942 MFMA accumulator (what T.gemm infers: the transpose of the raw 16x16 atom per tile)
-    for (M, N), th, pol in itertools.product([(16, 16), (32, 32), (32, 64), (48, 32), (16, 64)],
+    for (M, N), th, pol in itertools.product([(16, 16), (32, 32), (48, 16), (16, 64)],
                                              [64, 128, 192, 256], ["Square", "FullRow", "FullCol"]):
         c.append(builtin(f"mfma_c_gfx942_{M}x{N}_t{th}_{pol}",
                          f'make_mfma_c_fragment(({M}, {N}), {th}, policy="{pol}")',
@@ -836,6 +838,26 @@ def _c_cases():
         c.append(builtin(f"mfma_c_gfx942_32x32_t64_{dt}_{acc}",
                          f'make_mfma_c_fragment((32, 32), 64, accum_dtype="{acc}", dtype="{dt}")',
                          _gemm_py("C_acc", 32, 32, 32, 64, target="gfx942", dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
+    # sm_90: WGMMA where T.gemm issues it (M >= 64, warps a multiple of 4, fp8/int8 with B
+    # transposed), else mma.sync, the sm80 accumulator
+    for (M, N), th, pol in itertools.product([(64, 16), (64, 24), (128, 8), (64, 48)], [128, 256, 384],
+                                             ["Square", "FullRow", "FullCol"]):
+        c.append(builtin(f"wgmma_c_sm90_{M}x{N}_t{th}_{pol}",
+                         f'make_wgmma_c_fragment(({M}, {N}), {th}, policy="{pol}")',
+                         _gemm_py("C_acc", M, N, 32, th, target="sm_90", policy=pol), note=GEMM_LOWER_NOTE))
+    for dt, acc, tb in [("bfloat16", "float32", False), ("float16", "float16", False), ("int8", "int32", True),
+                        ("uint8", "int32", True), ("float8_e4m3", "float32", True), ("float8_e5m2", "float16", True)]:
+        c.append(builtin(f"wgmma_c_sm90_64x16_t128_{dt}_{acc}",
+                         f'make_wgmma_c_fragment((64, 16), 128, accum_dtype="{acc}", dtype="{dt}")',
+                         _gemm_py("C_acc", 64, 16, 32, 128, target="sm_90", dtype=dt, accum=acc, trans_b=tb),
+                         note=GEMM_LOWER_NOTE + "; B transposed, as WGMMA needs for 8-bit types" if tb else GEMM_LOWER_NOTE))
+    for (M, N), th, dt, acc in [((32, 32), 128, "float16", "float32"), ((64, 32), 96, "float16", "float32"),
+                                ((64, 32), 128, "float32", "float32"), ((64, 32), 128, "int8", "int32"),
+                                ((64, 32), 128, "float64", "float64")]:
+        c.append(builtin(f"gemm_c_sm90_fallback_{M}x{N}_t{th}_{dt}_{acc}",
+                         f'make_gemm_c_fragment(({M}, {N}), {th}, accum_dtype="{acc}", dtype="{dt}")',
+                         _gemm_py("C_acc", M, N, 32, th, target="sm_90", dtype=dt, accum=acc),
+                         note=GEMM_LOWER_NOTE + "; sm_90 without WGMMA here, so mma.sync"))
     for acc, dt in [("int32", "int8"), ("float16", "float16")]:
         c.append(builtin(f"mfma_c_gfx942_32x32_t64_accum_{acc}_default_operand",
                          f'make_mfma_c_fragment((32, 32), 64, accum_dtype="{acc}")',
@@ -855,9 +877,9 @@ def _operand_cases():
     for dt, k in [("float16", 16), ("bfloat16", 16), ("float32", 8), ("int8", 32), ("float64", 8),
                   ("float8_e4m3", 32), ("int4", 64)]:
         sm80 += [(32, 32, k, 128, dt, "Square"), (16, 16, 2 * k, 32, dt, "Square")]
-    sm80 += [(32, 32, 8, 128, "float16", "Square"), (32, 32, 48, 64, "float16", "Square"),
+    sm80 += [(32, 32, 8, 128, "float16", "Square"), (16, 32, 48, 64, "float16", "Square"),
              (32, 32, 24, 128, "float16", "Square"), (32, 32, 12, 128, "float16", "Square"),
-             (48, 32, 16, 96, "float16", "Square"), (32, 48, 16, 192, "float16", "Square"),
+             (48, 16, 16, 96, "float16", "Square"), (32, 48, 16, 192, "float16", "Square"),
              (96, 16, 16, 384, "float16", "FullRow"), (32, 64, 16, 256, "float16", "FullCol"),
              (32, 32, 16, 128, "float32", "Square"), (32, 32, 4, 128, "float32", "Square"),
              (32, 32, 16, 128, "int8", "Square"), (32, 24, 16, 64, "float16", "Square")]
@@ -871,7 +893,8 @@ def _operand_cases():
                          _gemm_py(f"{mat}_op", M, N, K, th, **kw), note=GEMM_LOWER_NOTE))
     gfx = []
     for dt, k in [("float16", 16), ("bfloat16", 16), ("float32", 4), ("int8", 32), ("float8_e4m3fnuz", 32)]:
-        gfx += [(32, 32, k, 256, dt, "Square")]
+        gfx += [(16, 16, k, 64, dt, "Square"), (32, 32, k, 256, dt, "Square") if dt == "float16" else None]
+    gfx = [g for g in gfx if g]
     gfx += [(16, 64, 32, 128, "float16", "Square"), (32, 16, 16, 128, "float16", "FullRow"),
             (32, 32, 8, 64, "float16", "Square"), (32, 32, 48, 64, "float16", "Square"),
             (32, 32, 8, 64, "float32", "Square"), (48, 32, 16, 192, "float16", "FullRow"),
@@ -984,11 +1007,11 @@ def _method_cases():
 # Ascend fractal layouts from the real CATLASS Python DSL (PyPI ascend-catlass-dsl): the shape and
 # stride trees its make_tensor_like materializes for an on-chip tile, evaluated CuTe-style
 # (colexicographic coordinates, sum of leaf coordinate x stride) by TileLang. The DSL lives in its
-# own venv (it needs no NPU for this): --catlass-python or TILESCOPE_CATLASS_PYTHON, default
-# .deps/catlass-venv/bin/python.
+# own venv (it needs no NPU for this): TILESCOPE_CATLASS_PYTHON, default .venv-ascend/bin/python
+# (tools/setup-ascend-venv.sh).
 CATLASS_PYTHON = os.environ.get(
     "TILESCOPE_CATLASS_PYTHON",
-    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".deps/catlass-venv/bin/python"))
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".venv-ascend/bin/python"))
 CATLASS_DTYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "int8": "i8", "int32": "i32",
                   "uint8": "u8", "float8_e4m3fn": "f8e4m3fn", "float8_e5m2": "f8e5m2", "float4_e2m1fn": "f4e2m1"}
 CATLASS_TAGS = {"make_zn_layout": "zN", "make_nz_layout": "nZ", "make_l0c_layout": "L0Clayout"}
@@ -1009,8 +1032,7 @@ def _catlass_fetch(requests):
     import subprocess
     if not os.path.exists(CATLASS_PYTHON):
         raise SystemExit(f"builtin_params needs the CATLASS DSL: {CATLASS_PYTHON} does not exist "
-                         "(python3 -m venv .deps/catlass-venv && .deps/catlass-venv/bin/pip install "
-                         "ascend-catlass-dsl==2.1.0, or set TILESCOPE_CATLASS_PYTHON)")
+                         "(bash tools/setup-ascend-venv.sh, or set TILESCOPE_CATLASS_PYTHON)")
     p = subprocess.run([CATLASS_PYTHON, "-c", _CATLASS_CHILD], input=json.dumps(requests), text=True,
                        capture_output=True, cwd="/")
     if p.returncode:

@@ -149,6 +149,51 @@ Fragment lowerable(Fragment f, const std::string& what) {
     return f;
 }
 
+// ComputeWgmmaWarpPartition (src/cuda/op/gemm.cc): warps along M come in warpgroups of 4.
+Partition wgmmaPartition(std::int64_t M, std::int64_t N, std::int64_t threads, Policy policy) {
+    const std::int64_t warps = threads / 32;
+    if (warps % 4 || warps == 0)
+        throw InputError("WGMMA needs a multiple of 128 threads, got " + std::to_string(threads) +
+                         " (T.gemm uses mma.sync then: make_gemm_c_fragment)");
+    if (M % 16) throw InputError("T.gemm needs M divisible by 16, got M = " + std::to_string(M));
+    if (N % 8) throw InputError("T.gemm needs N divisible by 8, got N = " + std::to_string(N));
+    auto valid = [&](std::int64_t m, std::int64_t n) {
+        return m * n == warps && m % 4 == 0 && M % (m * 16) == 0 && N % (n * 8) == 0;
+    };
+    Partition best;
+    bool found = false;
+    if (policy == Policy::FullRow) {
+        for (std::int64_t m = warps; m >= 4 && !found; m -= 4)
+            if (warps % m == 0 && valid(m, warps / m)) best = {m, warps / m}, found = true;
+    } else if (policy == Policy::FullCol) {
+        for (std::int64_t n = warps / 4; n >= 1 && !found; --n)
+            if (warps % n == 0 && valid(warps / n, n)) best = {warps / n, n}, found = true;
+    } else {
+        const float ideal = static_cast<float>(M) / static_cast<float>(N);
+        float bestScore = std::numeric_limits<float>::max();
+        for (std::int64_t m = 4; m <= warps; m += 4) {
+            if (warps % m) continue;
+            const std::int64_t n = warps / m;
+            if (!valid(m, n)) continue;
+            const float mPer = static_cast<float>(M) / static_cast<float>(m * 16);
+            const float nPer = static_cast<float>(N) / static_cast<float>(n * 8);
+            const float score = std::abs(mPer / nPer - ideal);
+            if (score < bestScore) {
+                bestScore = score;
+                best = {m, n};
+                found = true;
+            }
+        }
+    }
+    if (!found)
+        throw InputError("no warp partition for T.gemm (WGMMA): " + mn(M, N) +
+                         " cannot be covered by " + std::to_string(warps) + " warps (" +
+                         std::to_string(threads) + " threads, policy " + policyName(policy) +
+                         "); each warp needs a multiple of 16 rows and 8 columns, and the warps "
+                         "along M come in groups of 4");
+    return best;
+}
+
 // Canonical TileLang spelling of a dtype given in any spelling Tilescope accepts.
 std::string canonicalDtype(const std::string& d) {
     static const std::map<std::string, std::string> alias{{"fp64", "float64"},
@@ -283,6 +328,53 @@ Fragment gemmC(const Shape& s, std::int64_t threads, const MmaDtypes& d, Policy 
                                   floordiv(j, 8) * 4 + floordiv(i, 8) * 2 + floormod(j, 2));
         };
     return lowerable(storeFragment(s, st), "this accumulator");
+}
+
+// ------------------------------------------------------------------ sm90 WGMMA
+
+bool isFp8(const std::string& d) {
+    return d.rfind("float8_e4m3", 0) == 0 || d.rfind("float8_e5m2", 0) == 0;
+}
+
+// CheckWgmma (src/cuda/op/gemm.cc): the operand/accumulator pairs T.gemm issues as WGMMA.
+void requireWgmmaTypes(const std::string& a, const std::string& acc) {
+    const bool ok = (acc == "float16" && (a == "float16" || isFp8(a))) ||
+                    (acc == "float32" && (a == "float16" || a == "bfloat16" || isFp8(a))) ||
+                    (acc == "int32" && (a == "int8" || a == "uint8"));
+    if (!ok)
+        throw InputError("T.gemm does not issue WGMMA for " + a + " operands with a " + acc +
+                         " accumulator; it uses mma.sync (make_gemm_c_fragment)");
+}
+
+// TensorCoreIntrinEmitter (wgmma_macro_generator.py) make_mma_store_layout: the mma store atom
+// repeated over a warp's N tiles, 4 warps of a warpgroup along M, the 64-row WGMMA atoms as
+// register slots, then warpgroups along M and warps along N.
+Fragment wgmmaC(const BuiltinArgs& a) {
+    const Shape s = matrixShape(a);
+    MmaDtypes d = mmaDtypes(a);
+    requireWgmmaTypes(d.a, d.acc);
+    if (s[0] < 64)
+        throw InputError("WGMMA needs M >= 64, got M = " + std::to_string(s[0]) +
+                         " (T.gemm uses mma.sync then: make_gemm_c_fragment)");
+    Partition p = wgmmaPartition(s[0], s[1], a.integer("threads"), parsePolicy(a.string("policy")));
+    const std::int64_t wrt = s[0] / p.m, wct = s[1] / p.n;
+    // A K x N B (MN-major) gets a swizzle atom only when each warp's WGMMA N spans 32 bytes of
+    // 16-bit elements; otherwise its descriptor is not canonical and TileLang fails to lower.
+    if (d.aBits == 16 && wct % 16)
+        throw InputError("each warp's N extent (" + std::to_string(wct) +
+                         ") is not a multiple of 16, so T.gemm cannot describe a K x N B tile "
+                         "to WGMMA (\"Not a canonical GMMA_MN layout\")");
+    const std::int64_t nd = wct % 16 == 0 ? 16 : 8;
+    const std::int64_t warpRows = wrt / 16, warpCols = wct / nd;
+    Expr lane = floormod(I, 8) * 4 + floordiv(floormod(J, 8), 2);
+    Expr local = floordiv(J, 8) * 4 + floordiv(I, 8) * 2 + floormod(J, 2);
+    Fragment base({16, nd}, lane, {local});
+    Fragment f = base.repeat({1, warpCols}, false, false)
+                     .repeat({4, 1}, true, false)
+                     .repeat({warpRows, 1}, false, false)
+                     .repeat({p.m / 4, 1}, true, false)
+                     .repeat({1, p.n}, true, false);
+    return lowerable(f, "this accumulator");
 }
 
 // ------------------------------------------------------------------ sm80 operand loads
@@ -494,6 +586,16 @@ void registerGemm(std::vector<Builtin>& out) {
                        return gemmC(matrixShape(a), a.integer("threads"), mmaDtypes(a),
                                     parsePolicy(a.string("policy")));
                    }});
+    out.push_back(
+        {"make_wgmma_c_fragment",
+         {shape,
+          {"threads", ParamKind::Int, "128", "threads per block (a multiple of 128)"},
+          {"accum_dtype", ParamKind::Dtype, "\"float32\"", "accumulator type"},
+          operand,
+          policy},
+         "the accumulator T.gemm gives on sm90 when it issues WGMMA (M >= 64, warps a multiple of "
+         "4, B in shared memory: K x N for 16-bit types, transposed for fp8/int8)",
+         [](const BuiltinArgs& a) -> Mapping { return wgmmaC(a); }});
     const BuiltinParam dtype{"dtype", ParamKind::Dtype, "\"float16\"", "operand type"};
     const BuiltinParam matrix{"matrix", ParamKind::String, "\"A\"", "\"A\" or \"B\""};
     const BuiltinParam chunk{"chunk", ParamKind::Int, std::nullopt, "K extent of the operand tile"};

@@ -78,6 +78,20 @@ TEST(BuiltinParams, MfmaAccumulatorIsTheTransposeOfTheRawAtom) {
               std::string::npos);
 }
 
+TEST(BuiltinParams, WgmmaAccumulatorOnlyWhereTGemmIssuesWgmma) {
+    // 4 warps on 64x64: mma.sync splits 2x2, WGMMA puts the warpgroup along M.
+    auto mma = frag("make_gemm_c_fragment((64, 64), 128)");
+    auto wg = frag("make_wgmma_c_fragment((64, 64), 128)");
+    EXPECT_NE(mma.threads, wg.threads);
+    EXPECT_EQ(wg.threads[16 * 64], 32); // row 16 is the second warp of the warpgroup
+    EXPECT_NE(errorOf("make_wgmma_c_fragment((32, 64), 128)").find("M >= 64"), std::string::npos);
+    EXPECT_NE(errorOf("make_wgmma_c_fragment((64, 32), 96)").find("multiple of 128 threads"),
+              std::string::npos);
+    EXPECT_NE(errorOf("make_wgmma_c_fragment((64, 32), 128, dtype=\"float32\")")
+                  .find("does not issue WGMMA"),
+              std::string::npos);
+}
+
 TEST(BuiltinParams, OperandChunksThatTGemmAcceptsAndRejects) {
     // A K chunk smaller than one instruction uses the smaller mma (fp16 k8).
     auto a8 = frag("make_mma_load_layout((32, 32), 8, \"float16\", \"A\")");

@@ -117,6 +117,52 @@ private slots:
         QCOMPARE(w.gridView()->model().cols(), 64);
     }
 
+    void builtinPickerOffersOptionalParameters() {
+        // dtype=None (make_gemm_c_fragment) and continuity=None (make_wgmma_swizzled_layout):
+        // left at None they are not written; set, they are, and the text they sync back from
+        // shows None again.
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        MappingEditor* e = w.editor();
+        e->tabs()->setCurrentIndex(2);
+        QComboBox* b = e->builtinPicker();
+        int ix = b->findText(QStringLiteral("make_gemm_c_fragment"));
+        QVERIFY(ix > 0);
+        b->setCurrentIndex(ix);
+        emit b->activated(ix);
+        QCOMPARE(e->text(), QStringLiteral("make_gemm_c_fragment((32, 32))"));
+        auto* dtype = qobject_cast<QComboBox*>(e->builtinParamWidget(QStringLiteral("dtype")));
+        auto* acc = qobject_cast<QComboBox*>(e->builtinParamWidget(QStringLiteral("accum_dtype")));
+        QVERIFY(dtype && acc);
+        QCOMPARE(dtype->currentText(), QStringLiteral("None"));
+        acc->setCurrentText(QStringLiteral("float64"));
+        QTRY_COMPARE(e->text(),
+                     QStringLiteral("make_gemm_c_fragment((32, 32), accum_dtype=\"float64\")"));
+        dtype->setCurrentText(QStringLiteral("float64"));
+        QTRY_COMPARE(e->text(), QStringLiteral("make_gemm_c_fragment((32, 32), "
+                                               "accum_dtype=\"float64\", dtype=\"float64\")"));
+        QTRY_COMPARE(w.gridView()->model().rows(), 32);
+        QVERIFY(e->errorText().isEmpty());
+
+        ix = b->findText(QStringLiteral("make_wgmma_swizzled_layout"));
+        QVERIFY(ix > 0);
+        b->setCurrentIndex(ix);
+        emit b->activated(ix);
+        auto* cont = qobject_cast<QSpinBox*>(e->builtinParamWidget(QStringLiteral("continuity")));
+        QVERIFY(cont);
+        QCOMPARE(cont->text(), QStringLiteral("None"));
+        QVERIFY(!e->text().contains(QStringLiteral("continuity")));
+        cont->setValue(16);
+        QTRY_VERIFY(e->text().contains(QStringLiteral("continuity=16")));
+        w.document()->setText(
+            0, QStringLiteral("make_wgmma_swizzled_layout((16, 8), \"float64\", continuity=None)"));
+        QTRY_COMPARE(w.gridView()->model().rows(), 16);
+        cont = qobject_cast<QSpinBox*>(e->builtinParamWidget(QStringLiteral("continuity")));
+        QVERIFY(cont);
+        QCOMPARE(cont->text(), QStringLiteral("None"));
+    }
+
     void undoRedoRestoresEachEdit() {
         MainWindow w;
         w.setConfirmOnClose(false);
