@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ts::builtin {
 
@@ -305,13 +306,25 @@ MmaTile mmaTile(std::int64_t wrt, std::int64_t wct, int aBits, std::int64_t chun
     return t;
 }
 
-Fragment gemmC(const Shape& s, std::int64_t threads, const MmaDtypes& d, Policy policy) {
+// An accumulator builtin's optional K: T.gemm checks it (None: a K it accepts).
+std::optional<std::int64_t> optionalChunk(const BuiltinArgs& a) {
+    if (!a.has("chunk")) return std::nullopt;
+    const std::int64_t k = a.integer("chunk");
+    if (k <= 0) throw InputError("chunk (the K extent) must be positive");
+    return k;
+}
+
+void requireWholeK(std::int64_t chunk, std::int64_t kDim);
+
+Fragment gemmC(const Shape& s, std::int64_t threads, const MmaDtypes& d, Policy policy,
+               std::optional<std::int64_t> chunk) {
     if (d.aBits < 8)
         throw InputError("T.gemm on sm80 cannot load " + d.a +
                          " operands from shared memory (its ldmatrix path has no " +
                          std::to_string(d.aBits) + "-bit case: \"Unsupported dtype\")");
     Partition p = cudaPartition(s[0], s[1], threads, policy);
-    // The accumulator does not depend on K; any chunk of at least one instruction will do.
+    // The accumulator does not depend on K, but T.gemm rejects a K it cannot issue.
+    if (chunk) requireWholeK(*chunk, mmaTile(s[0] / p.m, s[1] / p.n, d.aBits, *chunk).kDim);
     MmaTile t = mmaTile(s[0] / p.m, s[1] / p.n, d.aBits, 256);
     const bool fp64Map = dtypeBits(d.acc) == 64 || t.slots == 2;
     if (fp64Map && d.aBits != 64)
@@ -356,6 +369,10 @@ Fragment wgmmaC(const BuiltinArgs& a) {
     if (s[0] < 64)
         throw InputError("WGMMA needs M >= 64, got M = " + std::to_string(s[0]) +
                          " (T.gemm uses mma.sync then: make_gemm_c_fragment)");
+    if (auto k = optionalChunk(a); k && *k % (d.aBits == 16 ? 16 : 32))
+        throw InputError("T.gemm issues WGMMA for " + d.a + " only when K is a multiple of " +
+                         std::to_string(d.aBits == 16 ? 16 : 32) + ", got K = " +
+                         std::to_string(*k) + " (it uses mma.sync then: make_gemm_c_fragment)");
     Partition p = wgmmaPartition(s[0], s[1], a.integer("threads"), parsePolicy(a.string("policy")));
     const std::int64_t wrt = s[0] / p.m, wct = s[1] / p.n;
     // A K x N B (MN-major) gets a swizzle atom only when each warp's WGMMA N spans 32 bytes of
@@ -512,21 +529,28 @@ std::string defaultMfmaOperand(const std::string& acc) {
     return acc == "int32" ? "int8" : "float16";
 }
 
+// make_mfma_store_layout: 16x16 tiles, each the transpose of the raw atom
+// (thread_id_shared_access_64x4_to_16x16_layout_C_n_m, inverted). Every T.gemm on gfx942 has one,
+// and a kernel whose accumulator TileLang cannot lower fails whatever its operands.
+Fragment mfmaStore(const Shape& s, Partition p) {
+    Store st{16, 16, (s[0] / p.m) / 16, (s[1] / p.n) / 16, 4, 64, p, nullptr};
+    requireWarpTiles(st.warpRows, st.warpCols, p, "16x16 MFMA");
+    st.atom = [](const Expr& i, const Expr& j) {
+        return std::make_pair(floordiv(j, 4) * 16 + i, floormod(j, 4));
+    };
+    return lowerable(storeFragment(s, st), "the accumulator of this T.gemm");
+}
+
 Fragment mfmaC(const BuiltinArgs& a) {
     const Shape s = matrixShape(a);
     const std::string acc = canonicalDtype(a.string("accum_dtype"));
     const std::string dt =
         a.has("dtype") ? canonicalDtype(a.string("dtype")) : defaultMfmaOperand(acc);
-    mfmaK(dt);
+    const std::int64_t k = mfmaK(dt);
     requireMfmaAccum(acc);
-    Partition p = rocmPartition(s[0], s[1], a.integer("threads"), parsePolicy(a.string("policy")));
-    Store st{16, 16, (s[0] / p.m) / 16, (s[1] / p.n) / 16, 4, 64, p, nullptr};
-    requireWarpTiles(st.warpRows, st.warpCols, p, "16x16 MFMA");
-    // thread_id_shared_access_64x4_to_16x16_layout_C_n_m, inverted: the transpose of the raw atom.
-    st.atom = [](const Expr& i, const Expr& j) {
-        return std::make_pair(floordiv(j, 4) * 16 + i, floormod(j, 4));
-    };
-    return lowerable(storeFragment(s, st), "this accumulator");
+    if (auto chunk = optionalChunk(a)) requireWholeK(*chunk, k);
+    return mfmaStore(
+        s, rocmPartition(s[0], s[1], a.integer("threads"), parsePolicy(a.string("policy"))));
 }
 
 Fragment mfmaLoad(const BuiltinArgs& a) {
@@ -538,7 +562,7 @@ Fragment mfmaLoad(const BuiltinArgs& a) {
     const bool transposed = a.boolean("transposed");
     Partition p = rocmPartition(s[0], s[1], a.integer("threads"), parsePolicy(a.string("policy")));
     const std::int64_t warpRows = (s[0] / p.m) / 16, warpCols = (s[1] / p.n) / 16;
-    requireWarpTiles(warpRows, warpCols, p, "16x16 MFMA");
+    mfmaStore(s, p);
     requireWholeK(chunk, k);
     const std::int64_t per = std::max<std::int64_t>(k / 4, 1);
     // shared_16xK_to_local_64x(K/4)_layout_A, used for both operands in sr order.
@@ -572,6 +596,8 @@ void registerGemm(std::vector<Builtin>& out) {
                              "(M, N) of the block's accumulator"};
     const BuiltinParam policy{"policy", ParamKind::String, "\"Square\"",
                               "T.gemm warp policy: Square, FullRow or FullCol"};
+    const BuiltinParam kChunk{"chunk", ParamKind::Int, "None",
+                              "K of the T.gemm, checked as T.gemm checks it; None: a K it accepts"};
     const BuiltinParam operand{"dtype", ParamKind::Dtype, "None",
                                "A/B type; None: float64 for a float64 accumulator, int8 for int32, "
                                "else float16"};
@@ -580,11 +606,12 @@ void registerGemm(std::vector<Builtin>& out) {
                     {"threads", ParamKind::Int, "128", "threads per block"},
                     {"accum_dtype", ParamKind::Dtype, "\"float32\"", "accumulator type"},
                     operand,
-                    policy},
+                    policy,
+                    kChunk},
                    "the accumulator T.gemm gives on sm80 (mma.sync; float64 uses m8n8k4)",
                    [](const BuiltinArgs& a) -> Mapping {
                        return gemmC(matrixShape(a), a.integer("threads"), mmaDtypes(a),
-                                    parsePolicy(a.string("policy")));
+                                    parsePolicy(a.string("policy")), optionalChunk(a));
                    }});
     out.push_back(
         {"make_wgmma_c_fragment",
@@ -592,7 +619,8 @@ void registerGemm(std::vector<Builtin>& out) {
           {"threads", ParamKind::Int, "128", "threads per block (a multiple of 128)"},
           {"accum_dtype", ParamKind::Dtype, "\"float32\"", "accumulator type"},
           operand,
-          policy},
+          policy,
+          kChunk},
          "the accumulator T.gemm gives on sm90 when it issues WGMMA (M >= 64, warps a multiple of "
          "4, B in shared memory: K x N for 16-bit types, transposed for fp8/int8)",
          [](const BuiltinArgs& a) -> Mapping { return wgmmaC(a); }});
@@ -612,7 +640,8 @@ void registerGemm(std::vector<Builtin>& out) {
           {"threads", ParamKind::Int, "256", "threads per block (64-lane wavefronts)"},
           {"accum_dtype", ParamKind::Dtype, "\"float32\"", "accumulator type"},
           {"dtype", ParamKind::Dtype, "None", "A/B type; None: int8 for int32, else float16"},
-          policy},
+          policy,
+          kChunk},
          "the accumulator T.gemm gives on gfx942 (MFMA 16x16; each tile is the "
          "transpose of make_mfma_c_atom)",
          [](const BuiltinArgs& a) -> Mapping { return mfmaC(a); }});

@@ -87,6 +87,14 @@ TEST(BuiltinParams, WgmmaAccumulatorOnlyWhereTGemmIssuesWgmma) {
     EXPECT_NE(errorOf("make_wgmma_c_fragment((32, 64), 128)").find("M >= 64"), std::string::npos);
     EXPECT_NE(errorOf("make_wgmma_c_fragment((64, 32), 96)").find("multiple of 128 threads"),
               std::string::npos);
+    // K decides too: fp16 WGMMA needs K % 16 == 0, else T.gemm issues mma.sync.
+    EXPECT_NO_THROW(ts::parseMapping("make_wgmma_c_fragment((64, 32), 128, chunk=32)"));
+    EXPECT_NE(errorOf("make_wgmma_c_fragment((64, 32), 128, chunk=8)").find("multiple of 16"),
+              std::string::npos);
+    EXPECT_NE(errorOf("make_gemm_c_fragment((64, 32), 128, chunk=24)").find("not a multiple"),
+              std::string::npos);
+    EXPECT_NE(errorOf("make_mfma_c_fragment((32, 32), 64, chunk=8)").find("not a multiple"),
+              std::string::npos);
     EXPECT_NE(errorOf("make_wgmma_c_fragment((64, 32), 128, dtype=\"float32\")")
                   .find("does not issue WGMMA"),
               std::string::npos);

@@ -119,7 +119,7 @@ TEST(Cli, HelpListsEveryBuiltinWithParameters) {
     for (const char* s :
          {"make_full_bank_swizzled_layout(shape, dtype=\"float16\")",
           "make_gemm_c_fragment(shape, threads=128, accum_dtype=\"float32\", dtype=None, "
-          "policy=\"Square\")",
+          "policy=\"Square\", chunk=None)",
           "make_mma_load_base_layout(dtype=\"float16\", matrix=\"A\", transposed=False)",
           "make_zn_layout(shape, dtype=\"float16\")",
           "make_fully_replicated_fragment(shape, threads)", "make_gemm_fragment_8x8()"})

@@ -277,6 +277,7 @@ TEST(MappingLanguage, EveryBuiltinListedInHelpEvaluatesWithItsDefaults) {
         {"make_gemm_c_fragment", "((32, 32))"},
         {"make_mma_load_layout", "((64, 64), 32)"},
         {"make_mfma_load_layout", "((64, 64), 32)"},
+        {"make_wgmma_c_fragment", "((64, 64))"},
         {"make_fully_replicated_partial_fragment", "((4,), 8)"},
         {"make_fully_replicated_fragment", "((4, 4), 8)"},
         {"make_fully_replicated_layout_fragment", "((4,), 8)"}};
