@@ -826,6 +826,20 @@ def _c_cases():
         c.append(builtin(f"gemm_c_sm80_32x64_t128_accum_{acc}_default_operand",
                          f'make_gemm_c_fragment((32, 64), 128, accum_dtype="{acc}")',
                          _gemm_py("C_acc", 32, 64, 32, 128, dtype=dt, accum=acc), note=GEMM_LOWER_NOTE))
+    # chunk: the accumulator builtins check K as T.gemm does
+    for spec, py in [('make_gemm_c_fragment((32, 32), 128, chunk=8)', _gemm_py("C_acc", 32, 32, 8, 128)),
+                     ('make_gemm_c_fragment((32, 32), 128, chunk=24)', _gemm_py("C_acc", 32, 32, 24, 128)),
+                     ('make_gemm_c_fragment((32, 32), 128, dtype="float32", chunk=4)',
+                      _gemm_py("C_acc", 32, 32, 4, 128, dtype="float32")),
+                     ('make_mfma_c_fragment((32, 32), 64, chunk=8)',
+                      _gemm_py("C_acc", 32, 32, 8, 64, target="gfx942")),
+                     ('make_mfma_c_fragment((32, 32), 64, chunk=48)',
+                      _gemm_py("C_acc", 32, 32, 48, 64, target="gfx942")),
+                     ('make_wgmma_c_fragment((64, 16), 128, chunk=48)',
+                      _gemm_py("C_acc", 64, 16, 48, 128, target="sm_90"))]:
+        k = spec[spec.index("chunk=") + 6:-1]
+        c.append(builtin(f"{spec[5:spec.index('(')]}_chunk{k}_" + ("fp32" if "float32" in spec else "fp16"),
+                         spec, py, note=GEMM_LOWER_NOTE))
     # gfx942 MFMA accumulator (what T.gemm infers: the transpose of the raw 16x16 atom per tile)
     for (M, N), th, pol in itertools.product([(16, 16), (32, 32), (48, 16), (16, 64)],
                                              [64, 128, 192, 256], ["Square", "FullRow", "FullCol"]):
@@ -1077,7 +1091,7 @@ def _catlass_cases():
                 continue
             req = [R, C, CATLASS_DTYPES[dt], tag]
             requests.append(req)
-            c.append(builtin(f"catlass_{tag}_{dt}_{R}x{C}", f'{fn}(({R}, {C}), "{dt}")',
+            c.append(builtin(f"catlass_dsl_{tag}_{dt}_{R}x{C}", f'{fn}(({R}, {C}), "{dt}")',
                              f'catlass_layout({R}, {C}, "{req[2]}", "{tag}")',
                              source="ascend-catlass-dsl",
                              citation="catlass.core_api._materialize_layout_trees_from_origin "
