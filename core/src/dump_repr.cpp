@@ -204,10 +204,13 @@ Mapping parseRepr(std::string_view text, std::string* note) {
         p.offset += 3;
         t = p.text;
     }
-    bool isFragment = t.substr(0, 9) == "Fragment(";
+    // A PartialFragment (make_fully_replicated_partial_fragment) prints as a Fragment whose
+    // replicate carries how replicas combine: `replicate: 32 (combine 32 x copy 1)`.
+    const bool isPartial = t.substr(0, 16) == "PartialFragment(";
+    bool isFragment = isPartial || t.substr(0, 9) == "Fragment(";
     bool isLayout = t.substr(0, 7) == "Layout(";
     if (!isFragment && !isLayout) fail("expected Layout(...) or Fragment(...)", whole, p.offset);
-    std::size_t open = p.offset + (isFragment ? 8 : 6);
+    std::size_t open = p.offset + (isPartial ? 15 : isFragment ? 8 : 6);
     // Find the matching parenthesis.
     int depth = 0;
     std::size_t close = std::string_view::npos;
@@ -290,8 +293,12 @@ Mapping parseRepr(std::string_view text, std::string* note) {
     }
 
     std::int64_t replicate = 1;
-    if (const Field* f = find({"replicate", "replicate_size"}))
-        replicate = integer(f->value, whole);
+    if (const Field* f = find({"replicate", "replicate_size"})) {
+        Piece value = f->value;
+        if (std::size_t paren = value.text.find(" ("); isPartial && paren != std::string_view::npos)
+            value.text = value.text.substr(0, paren);
+        replicate = integer(value, whole);
+    }
     std::optional<std::int64_t> printedThreads;
     bool unboundedThreads = false;
     if (const Field* f = find({"thread"})) {
@@ -441,7 +448,8 @@ Fragment parseVisualizationBlock(std::string_view text, std::string* buffer) {
 Mapping parseAnyLayoutText(std::string_view text) {
     Piece p = trim({text, 0});
     std::string_view t = p.text;
-    if (t.substr(0, 9) == "Fragment(" || t.substr(0, 7) == "Layout(" || t.substr(0, 3) == "tl.")
+    if (t.substr(0, 9) == "Fragment(" || t.substr(0, 7) == "Layout(" || t.substr(0, 3) == "tl." ||
+        t.substr(0, 16) == "PartialFragment(")
         return parseRepr(text);
     if (t.find("Thread:") != std::string_view::npos && t.find("Shape:") != std::string_view::npos)
         return parseVisualizationBlock(text);
