@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -766,6 +767,26 @@ int runAll(const Options& opt, json& result) {
         return finish(codes.empty() || codes[0] == kOk ? kInternal : codes[0]);
     }
     result["device"] = wout["device"];
+    // Provenance kept with imported results: when, which kernel driver (the CUDA API version is
+    // device.driver_version), and below which ncu.
+    {
+        char when[32] = {};
+        const std::time_t now = std::time(nullptr);
+        std::tm tm{};
+        gmtime_r(&now, &tm);
+        std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        result["date"] = when;
+        std::ifstream v("/proc/driver/nvidia/version");
+        std::string line;
+        if (std::getline(v, line)) {
+            // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue ..."
+            const auto k = line.find("Module");
+            std::istringstream ws(k == std::string::npos ? line : line.substr(k + 6));
+            std::string ver;
+            ws >> ver;
+            if (!ver.empty()) result["driver"] = ver;
+        }
+    }
     // Per-device figures: which GPU ran which patterns, and for how long.
     if (opt.sweep || used.size() > 1) result["devices"] = wout["devices"];
     std::map<int, json> deviceOf;
@@ -837,6 +858,15 @@ int runAll(const Options& opt, json& result) {
             result["ncu"] = {{"error", "ncu not on PATH"}};
         } else {
             json summary = json::object();
+            {
+                // "Version 2025.3.1.0 (build ...)": the last line of ncu --version.
+                ts::ProcessResult v = ts::runProcess({ncu, "--version"}, {}, 60);
+                std::istringstream ls(v.out);
+                std::string line, last;
+                while (std::getline(ls, line))
+                    if (!line.empty()) last = line;
+                if (!last.empty()) result["ncu_version"] = last;
+            }
             for (const char* mode : {"ncu", "ncu1"}) {
                 // One ncu per device, at the same time, each over that device's patterns.
                 std::vector<json> runs(used.size());
