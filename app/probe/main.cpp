@@ -779,12 +779,15 @@ int runAll(const Options& opt, json& result) {
         std::ifstream v("/proc/driver/nvidia/version");
         std::string line;
         if (std::getline(v, line)) {
-            // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue ..."
-            const auto k = line.find("Module");
-            std::istringstream ws(k == std::string::npos ? line : line.substr(k + 6));
-            std::string ver;
-            ws >> ver;
-            if (!ver.empty()) result["driver"] = ver;
+            // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release ...":
+            // the first word made of digits and dots (with a dot) is the version.
+            std::istringstream ws(line);
+            for (std::string w; ws >> w;)
+                if (w.find('.') != std::string::npos && w.front() >= '0' && w.front() <= '9' &&
+                    w.find_first_not_of("0123456789.") == std::string::npos) {
+                    result["driver"] = w;
+                    break;
+                }
         }
     }
     // Per-device figures: which GPU ran which patterns, and for how long.
