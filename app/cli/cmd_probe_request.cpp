@@ -88,7 +88,8 @@ int probeRequest(const std::vector<std::string>& args) {
             else
                 throw ts::InputError("unexpected argument '" + a + "' (usage: " + kUsage + ")");
         }
-        if (specs.empty()) throw ts::InputError(std::string("missing SPEC (usage: ") + kUsage + ")");
+        if (specs.empty())
+            throw ts::InputError(std::string("missing SPEC (usage: ") + kUsage + ")");
         if (accesses.empty())
             throw ts::InputError(std::string("missing --access (usage: ") + kUsage + ")");
         if (!sweep && accesses.size() > 1)

@@ -9,8 +9,8 @@ using nlohmann::json;
 namespace tsprobe {
 
 std::vector<int> parseDevices(const std::string& arg, int count) {
-    const std::string has = " (this machine has " + std::to_string(count) + " GPU" +
-                            (count == 1 ? "" : "s") + ")";
+    const std::string has =
+        " (this machine has " + std::to_string(count) + " GPU" + (count == 1 ? "" : "s") + ")";
     if (arg == "all") {
         std::vector<int> all(std::size_t(std::max(count, 0)));
         for (int i = 0; i < count; ++i)
@@ -27,8 +27,7 @@ std::vector<int> parseDevices(const std::string& arg, int count) {
             throw ts::InputError("--devices: '" + item +
                                  "' is not a device number (expected all or 0,1,...)");
         const int d = std::stoi(item);
-        if (d >= count)
-            throw ts::InputError("--devices: there is no GPU " + item + has);
+        if (d >= count) throw ts::InputError("--devices: there is no GPU " + item + has);
         if (std::find(out.begin(), out.end(), d) != out.end())
             throw ts::InputError("--devices: GPU " + item + " is named twice");
         out.push_back(d);

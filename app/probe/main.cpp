@@ -890,9 +890,9 @@ int runAll(const Options& opt, json& result) {
                             runs[w] = {{"error", f.message}};
                             return;
                         }
-                        runs[w] = runNcu(ncu, ip, tmp,
-                                         req.value("ncu_timeout_s", 300.0 + 20.0 * jobs.size()),
-                                         tag);
+                        runs[w] =
+                            runNcu(ncu, ip, tmp,
+                                   req.value("ncu_timeout_s", 300.0 + 20.0 * jobs.size()), tag);
                         std::remove(ip.c_str());
                     });
                 for (std::thread& t : threads)

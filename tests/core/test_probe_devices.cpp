@@ -52,7 +52,8 @@ tsprobe::WorkerAnswer answer(int device, std::vector<std::size_t> pats, const st
     a.device = device;
     a.patterns = pats;
     a.seconds = 1.5 + device;
-    a.out = {{"ok", true}, {"device", {{"name", name}, {"sm_count", 132}}}, {"jobs", json::array()}};
+    a.out = {
+        {"ok", true}, {"device", {{"name", name}, {"sm_count", 132}}}, {"jobs", json::array()}};
     for (std::size_t i : pats)
         a.out["jobs"].push_back({{"name", "p" + std::to_string(i)}, {"ok", true}});
     return a;
