@@ -26,17 +26,25 @@ struct Source {
 // SPEC -> named mapping texts. FILE.json:NAME is that layout (named NAME); FILE.json alone is the
 // active layout, or every layout of the project in a sweep; anything else is mapping text.
 std::vector<Source> sourcesOf(const std::string& spec, bool sweep, const std::string& name) {
+    // A file when the text up to ".json" names one: layout names may hold '(' (unlike mapping
+    // text, a path is checked on disk, so "FILE.json:name (note)" still names a layout).
     const auto pos = spec.find(".json");
-    const bool file = pos != std::string::npos && spec.find('(') == std::string::npos &&
-                      (pos + 5 == spec.size() || spec[pos + 5] == ':');
+    const bool file = pos != std::string::npos &&
+                      (pos + 5 == spec.size() || spec[pos + 5] == ':') &&
+                      std::ifstream(spec.substr(0, pos + 5)).good();
+    if (!file && pos != std::string::npos && spec.substr(0, pos).find('(') == std::string::npos)
+        throw ts::InputError("cannot open the project file " + spec.substr(0, pos + 5));
     if (!file) return {{name.empty() ? "layout" : name, spec}};
     const std::string path = spec.substr(0, pos + 5);
     const ts::Document d = ts::loadDocumentFile(path);
     if (d.layouts.empty()) throw ts::DocumentError(path, "/layouts", "the project has no layouts");
     if (pos + 5 < spec.size()) {
         const std::string want = spec.substr(pos + 6);
-        ts::resolveSpecText(spec); // the "no layout named ..." message
-        return {{want, d.find(want)->text}};
+        if (const ts::DocLayout* l = d.find(want)) return {{want, l->text}};
+        std::string names;
+        for (const auto& l : d.layouts)
+            names += (names.empty() ? "" : ", ") + l.name;
+        throw ts::DocumentError(path, "", "no layout named \"" + want + "\" (has: " + names + ")");
     }
     if (!sweep) {
         const ts::DocLayout& l = d.layouts[std::size_t(d.active)];

@@ -83,6 +83,12 @@ TEST(ProbeRequest, BadInputIsExitCode2WithAReason) {
         cli({"probe-request", kProject, "--access", "ldmatrix:x4", "--access", "stmatrix:x4"});
     EXPECT_EQ(two.exit_code, 2);
     EXPECT_NE(two.err.find("need --sweep"), std::string::npos) << two.err;
+    const ts::ProcessResult nofile =
+        cli({"probe-request", "/nonexistent/p.json:x", "--access", "ldmatrix:x4"});
+    EXPECT_EQ(nofile.exit_code, 2);
+    EXPECT_NE(nofile.err.find("cannot open the project file /nonexistent/p.json"),
+              std::string::npos)
+        << nofile.err;
     const ts::ProcessResult missing =
         cli({"probe-request", kProject + ":nope", "--access", "ldmatrix:x4"});
     EXPECT_EQ(missing.exit_code, 2);
