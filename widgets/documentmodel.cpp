@@ -275,6 +275,13 @@ bool DocumentModel::load(const QString& path, QString* error) {
     return loadJson(f.readAll(), QFileInfo(path).absoluteFilePath(), error);
 }
 
+void DocumentModel::setRunsJson(const QByteArray& runs) {
+    const std::string r = runs.toStdString();
+    if (r == doc_.runs) return;
+    doc_.runs = r;
+    setForcedDirty(true);
+}
+
 QByteArray DocumentModel::toJson() const {
     return QByteArray::fromStdString(ts::serializeDocument(doc_));
 }

@@ -45,6 +45,10 @@ public:
     bool loadJson(const QByteArray& json, const QString& fileName, QString* error);
     bool save(const QString& path, QString* error);
     QByteArray toJson() const;
+    // The project's Run history (a JSON array, "" when none); a change marks the project
+    // modified, since a measurement is part of the work saved with it.
+    QByteArray runsJson() const { return QByteArray::fromStdString(doc_.runs); }
+    void setRunsJson(const QByteArray& runs);
     // Replaces the document (recovery): dirty, associated with `path` (may be empty).
     void replaceDocument(const ts::Document& d, const QString& path, bool dirty);
 

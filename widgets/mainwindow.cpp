@@ -2,6 +2,7 @@
 #include "install_paths.h"
 
 #include "bank_docks.h"
+#include "measurement_import.h"
 
 #include "detailspane.h"
 #include "documentmodel.h"
@@ -595,6 +596,17 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (m->hasUrls()) {
         for (const QUrl& u : m->urls())
             if (u.isLocalFile()) {
+                // Probe results (measured elsewhere) go into the Run history, not open as a
+                // project.
+                QStringList results;
+                for (const QUrl& r : m->urls())
+                    if (r.isLocalFile() && isProbeResultFile(r.toLocalFile()))
+                        results << r.toLocalFile();
+                if (!results.isEmpty()) {
+                    importMeasurements(this, results);
+                    e->acceptProposedAction();
+                    return;
+                }
                 if (maybeSave()) openFile(u.toLocalFile());
                 e->acceptProposedAction();
                 return;

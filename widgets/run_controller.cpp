@@ -167,6 +167,19 @@ QString RunController::messageForExit(RunTarget t, int code, const QString& prob
     return QStringLiteral("The run ended with exit code %1.").arg(code) + detail;
 }
 
+ts::ProbeRequestInput probeRequestInput(const RunSpec& spec, const RunSettings& settings) {
+    ts::ProbeRequestInput in;
+    in.layoutName = spec.layoutName.toStdString();
+    in.mappingText = spec.mappingText.toStdString();
+    in.dtype = spec.dtype.toStdString();
+    in.access = spec.access.toStdString();
+    in.vector = spec.vector;
+    in.store = spec.store;
+    in.ncu = spec.ncu;
+    in.runTimeoutS = settings.timeoutS;
+    return in;
+}
+
 bool RunController::start(RunTarget target, const RunSpec& spec) {
     if (process_) {
         fail(QStringLiteral("A run is already in progress: cancel it first."), {}, false);
@@ -176,6 +189,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
     spec_ = spec;
     cancelled_ = timedOut_ = false;
     pending_ = RunRecord{};
+    lastRequest_.clear();
     pending_.when = QDateTime::currentDateTime();
     pending_.layout = spec.layoutName;
     pending_.pattern = spec.access;
@@ -199,13 +213,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
     if (target == RunTarget::LocalGpu || target == RunTarget::Ssh) {
         ts::PreparedRun prep;
         try {
-            ts::AccessOptions ao;
-            ao.vector = spec.vector;
-            ts::RunOptions ro;
-            ro.ncu = spec.ncu;
-            ro.timeout_s = std::max(10.0, settings_.timeoutS - 10);
-            prep = ts::prepareRun(spec.layoutName.toStdString(), spec.mappingText.toStdString(),
-                                  spec.dtype.toStdString(), spec.access.toStdString(), ao, ro);
+            prep = ts::probeRequestFor(probeRequestInput(spec, settings_));
         } catch (const std::exception& e) {
             fail(QStringLiteral("Cannot run '%1': %2")
                      .arg(spec.layoutName, QString::fromUtf8(e.what())),
@@ -214,6 +222,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         }
         pending_.predictedWf = ts::predictedWavefrontsPerInstruction(prep.predicted);
         const QByteArray request = QByteArray::fromStdString(prep.request.dump());
+        lastRequest_ = request;
         if (target == RunTarget::LocalGpu) {
             const QString probe = resolveProbe();
             if (probe.isEmpty()) {

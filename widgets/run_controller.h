@@ -50,8 +50,13 @@ struct RunSpec {
     // "npuir"); the ND shape is the layout's 2-D input shape.
     QString ascendBackend = QStringLiteral("ascendc_pto");
     int vector = 0;
+    bool store = false;
     bool ncu = true;
 };
+
+// The core input for the probe request of a spec: the one construction shared with
+// `tilescope-cli probe-request` (ts::probeRequestFor).
+ts::ProbeRequestInput probeRequestInput(const RunSpec& spec, const RunSettings& settings);
 
 class RunController : public QObject {
     Q_OBJECT
@@ -75,6 +80,8 @@ public:
     QString workingDirectory() const { return workDir_; }
     QString lastMessage() const { return lastMessage_; }
     QString lastLog() const { return lastLog_; }
+    // The probe request of the last LocalGpu/SSH start (empty when the check refused it).
+    QByteArray lastRequest() const { return lastRequest_; }
     const RunRecord& lastRecord() const { return last_; }
 
     // The probe binary to use; empty when none is found.
@@ -115,6 +122,7 @@ private:
     QString program_, workDir_;
     QStringList arguments_;
     QString lastMessage_, lastLog_;
+    QByteArray lastRequest_;
     RunRecord pending_, last_;
     bool cancelled_ = false, timedOut_ = false;
     qint64 pid_ = 0;

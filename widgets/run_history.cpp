@@ -22,7 +22,10 @@ QJsonObject RunRecord::toJson() const {
                        {"seconds", seconds},
                        {"round_trip", roundTrip},
                        {"verdict", verdict},
-                       {"device", device}};
+                       {"device", device},
+                       {"driver", driver},
+                       {"ncu_version", ncuVersion},
+                       {"source", source}};
 }
 
 RunRecord RunRecord::fromJson(const QJsonObject& o) {
@@ -43,6 +46,9 @@ RunRecord RunRecord::fromJson(const QJsonObject& o) {
     r.roundTrip = o.value("round_trip").toString();
     r.verdict = o.value("verdict").toString();
     r.device = o.value("device").toString();
+    r.driver = o.value("driver").toString();
+    r.ncuVersion = o.value("ncu_version").toString();
+    r.source = o.value("source").toString();
     return r;
 }
 
@@ -86,9 +92,13 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     } else if (role == Qt::ToolTipRole) {
         return QStringLiteral("%1\n%2 on %3 (%4)\nround trip: %5\ncycles/instr/SM: %6\n"
                               "ns/wavefront/SM: %7\nwhole run: %8 s")
-            .arg(r.when.toString(Qt::ISODate), r.pattern, r.target, r.device,
-                 r.roundTrip.isEmpty() ? QStringLiteral("—") : r.roundTrip, num(r.cyclesPerInstr),
-                 num(r.nsPerWavefront, 3), num(r.seconds));
+                   .arg(r.when.toString(Qt::ISODate), r.pattern, r.target, r.device,
+                        r.roundTrip.isEmpty() ? QStringLiteral("—") : r.roundTrip,
+                        num(r.cyclesPerInstr), num(r.nsPerWavefront, 3), num(r.seconds)) +
+               (r.source.isEmpty() ? QString()
+                                   : QStringLiteral("\nimported from %1\ndriver %2, ncu %3")
+                                         .arg(r.source, r.driver.isEmpty() ? "—" : r.driver,
+                                              r.ncuVersion.isEmpty() ? "—" : r.ncuVersion));
     } else if (role == Qt::UserRole) {
         return r.ok;
     }
@@ -127,6 +137,21 @@ QByteArray RunHistoryModel::toJson() const {
         a.append(r.toJson());
     return QJsonDocument(QJsonObject{{"format", "tilescope-runs"}, {"version", 1}, {"runs", a}})
         .toJson(QJsonDocument::Compact);
+}
+
+QByteArray RunHistoryModel::recordsArrayJson() const {
+    if (runs_.empty()) return {};
+    QJsonArray a;
+    for (const auto& r : runs_)
+        a.append(r.toJson());
+    return QJsonDocument(a).toJson(QJsonDocument::Compact);
+}
+
+void RunHistoryModel::setRecords(std::vector<RunRecord> records) {
+    if (int(records.size()) > kMaxRuns) records.erase(records.begin(), records.end() - kMaxRuns);
+    beginResetModel();
+    runs_ = std::move(records);
+    endResetModel();
 }
 
 bool RunHistoryModel::fromJson(const QByteArray& json) {

@@ -28,6 +28,8 @@ struct RunRecord {
     QString roundTrip;     // "pass", "fail" or ""
     QString verdict;       // "agree", "differs", "predicted only", or the failure
     QString device;
+    QString driver, ncuVersion; // imported results: kernel driver and ncu that measured them
+    QString source;             // imported results: the file they came from
     QJsonObject toJson() const;
     static RunRecord fromJson(const QJsonObject& o);
 };
@@ -50,6 +52,9 @@ public:
     const std::vector<RunRecord>& records() const { return runs_; }
 
     QByteArray toJson() const;
+    // The bare array of records (what a project file keeps); setRecords replaces them all.
+    QByteArray recordsArrayJson() const;
+    void setRecords(std::vector<RunRecord> records);
     bool fromJson(const QByteArray& json); // false on malformed input (model unchanged)
     void save(QSettings& s) const;
     void load(QSettings& s);

@@ -1,6 +1,7 @@
 #include "run_panel.h"
 
 #include "bank_panel.h"
+#include "measurement_import.h"
 
 #include "documentmodel.h"
 #include "mainwindow.h"
@@ -313,6 +314,7 @@ QDockWidget* installRunUi(MainWindow* w) {
         history->load(s);
     }
     auto* panel = new RunPanel(ctl, history);
+    installMeasurementImport(w, history); // File > Import Measurements, runs kept in the project
     auto* dock = new QDockWidget(QStringLiteral("Run on device"), w);
     dock->setObjectName(QStringLiteral("runDock"));
     dock->setWidget(panel);

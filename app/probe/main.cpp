@@ -2,7 +2,9 @@
 //
 //   tilescope-probe [REQUEST.json]        one request (stdin when no file)
 //   tilescope-probe --compile-only [REQ]  NVRTC/nvcc compile for the arch, no GPU needed
-//   tilescope-probe --sweep FILE|builtin  many patterns, one worker process, one ncu pass
+//   tilescope-probe --sweep FILE|builtin [--devices all|0,1,...]
+//                                         many patterns; one worker process (and ncu pass) per
+//                                         GPU, patterns spread round robin, merged in order
 //   tilescope-probe --list-sweep          print the builtin sweep with its predictions
 //   tilescope-probe --worker IN OUT       (internal) the child that touches the GPU
 //
@@ -10,6 +12,7 @@
 // failed, 5 GPU work timed out (hung kernel killed), 6 verification failed (round trip or
 // predicted != measured wavefronts).
 #include "cuda_driver.h"
+#include "devices.h"
 #include "sweep.h"
 
 #include "tilescope/bank_model.h"
@@ -24,8 +27,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -210,6 +215,16 @@ json workerRun(const json& in) {
     int count = 0;
     if (d.cuDeviceGetCount(&count) != 0 || count == 0)
         throw GpuFail{kNoGpu, "no CUDA device: cuDeviceGetCount found none"};
+    if (in.value("mode", std::string()) == "count") {
+        json names = json::array();
+        for (int i = 0; i < count; ++i) {
+            probe::CUdevice di;
+            char nm[256] = {};
+            if (d.cuDeviceGet(&di, i) == 0) d.cuDeviceGetName(nm, sizeof nm, di);
+            names.push_back(nm);
+        }
+        return {{"count", count}, {"names", names}};
+    }
     probe::CUdevice dev;
     check(d, d.cuDeviceGet(&dev, in.value("device", 0)), "cuDeviceGet");
     char name[256] = {};
@@ -417,7 +432,7 @@ std::vector<std::string> splitCsv(const std::string& line) {
 
 // Runs the worker under ncu; returns {kernel name -> {metric -> value}} plus diagnostics.
 json runNcu(const std::string& ncu, const std::string& worker_in, const std::string& tmp,
-            double timeout_s) {
+            double timeout_s, const std::string& tag) {
     json res;
     // Keep only the metrics this ncu knows: an unknown name makes ncu refuse the whole run.
     ts::ProcessResult q = ts::runProcess({ncu, "--query-metrics"}, {}, 120);
@@ -443,7 +458,7 @@ json runNcu(const std::string& ncu, const std::string& worker_in, const std::str
     std::string metrics;
     for (const auto& m : use)
         metrics += (metrics.empty() ? "" : ",") + m;
-    std::string wout = tmp + "/ncu-worker-out.json";
+    std::string wout = tmp + "/ncu-worker-out" + tag + ".json";
     std::vector<std::string> argv = {ncu,
                                      "--clock-control",
                                      "none",
@@ -516,8 +531,86 @@ struct Options {
     bool sweep = false;
     std::string input; // file path or "" for stdin; "builtin" for the sweep
     std::string out_file;
-    int force_ncu = -1; // -1: from the request
+    std::string devices; // --devices all|0,1,...: empty = the request's "device" (default 0)
+    int force_ncu = -1;  // -1: from the request
 };
+
+// How many GPUs the driver sees, asked of a worker child (the parent never initialises CUDA).
+int countDevices(const std::string& tmp) {
+    const std::string in = tmp + "/count-in.json", out = tmp + "/count-out.json";
+    writeFile(in, json{{"mode", "count"}, {"jobs", json::array()}}.dump());
+    ts::ProcessResult p = ts::runProcess({selfExe(), "--worker", in, out}, {}, 120);
+    json answer;
+    try {
+        answer = json::parse(readFile(out));
+    } catch (...) {
+        std::remove(in.c_str());
+        throw Fail{kInternal, "GPU worker died while counting devices (exit " +
+                                  std::to_string(p.exit_code) + "): " + p.err};
+    }
+    std::remove(in.c_str());
+    std::remove(out.c_str());
+    if (!answer.value("ok", false))
+        throw Fail{p.exit_code ? p.exit_code : kNoGpu,
+                   answer.value("error", std::string("cannot count the GPUs"))};
+    return answer.value("count", 0);
+}
+
+// One worker process per device, all at once; answers merged in request order (devices.h).
+// `codes` gets each worker's exit code (5 when its timeout killed it).
+json runWorkers(const json& win, const std::vector<int>& devices,
+                const std::vector<std::vector<std::size_t>>& split, const std::string& tmp,
+                double timeout_s, std::vector<int>& codes) {
+    std::vector<tsprobe::WorkerAnswer> answers(devices.size());
+    codes.assign(devices.size(), kOk);
+    std::vector<std::thread> threads;
+    for (std::size_t w = 0; w < devices.size(); ++w)
+        threads.emplace_back([&, w] {
+            tsprobe::WorkerAnswer& a = answers[w];
+            a.device = devices[w];
+            a.patterns = split[w];
+            json in = win;
+            in["device"] = devices[w];
+            in["jobs"] = json::array();
+            for (std::size_t i : split[w])
+                in["jobs"].push_back(win["jobs"][i]);
+            const std::string tag = "-" + std::to_string(devices[w]);
+            const std::string ip = tmp + "/worker-in" + tag + ".json",
+                              op = tmp + "/worker-out" + tag + ".json";
+            auto t0 = Clock::now();
+            try {
+                writeFile(ip, in.dump());
+            } catch (const Fail& f) {
+                a.out = {{"ok", false}, {"error", f.message}};
+                codes[w] = f.code;
+                return;
+            }
+            ts::ProcessResult p = ts::runProcess({selfExe(), "--worker", ip, op}, {}, timeout_s);
+            a.seconds = since(t0);
+            if (p.timed_out) {
+                a.out = {{"ok", false},
+                         {"error", "GPU work did not finish within " +
+                                       std::to_string(int(timeout_s)) +
+                                       " s: the kernel was killed (hang?)"}};
+                codes[w] = kTimeout;
+            } else {
+                try {
+                    a.out = json::parse(readFile(op));
+                    if (!a.out.value("ok", false)) codes[w] = p.exit_code ? p.exit_code : kInternal;
+                } catch (...) {
+                    a.out = {{"ok", false},
+                             {"error", "GPU worker died (exit " + std::to_string(p.exit_code) +
+                                           "): " + p.err}};
+                    codes[w] = kInternal;
+                }
+            }
+            std::remove(ip.c_str());
+            std::remove(op.c_str());
+        });
+    for (std::thread& t : threads)
+        t.join();
+    return tsprobe::mergeWorkerAnswers(answers, win["jobs"].size());
+}
 
 int runAll(const Options& opt, json& result) {
     auto t_total = Clock::now();
@@ -592,17 +685,20 @@ int runAll(const Options& opt, json& result) {
                         {"source_bytes", j.kernel.source.size()}};
         pj["compile"] = compileJson(j, arch);
         pj["seconds"] = {{"generate", j.generate_s}, {"compile", j.compiled.seconds}};
+        // The request travels with its result, so an imported result can be matched to the
+        // layout and access it measured (the GUI rebuilds the plan and compares).
+        pj["request"] = j.request;
         if (!j.compiled.ok) compile_failed = true;
         if (req.value("emit_source", false)) pj["source"] = j.kernel.source;
         result["patterns"].push_back(pj);
     }
+    std::vector<int> used; // devices that got patterns (their worker files are removed)
     auto finish = [&](int code) {
         result["seconds_total"] = since(t_total);
         for (const Job& j : jobs)
             if (!j.cubin_path.empty()) std::remove(j.cubin_path.c_str());
-        std::remove((tmp + "/worker-in.json").c_str());
-        std::remove((tmp + "/worker-out.json").c_str());
-        std::remove((tmp + "/ncu-worker-out.json").c_str());
+        for (int d : used)
+            std::remove((tmp + "/ncu-worker-out-" + std::to_string(d) + ".json").c_str());
         rmdir(tmp.c_str());
         return code;
     };
@@ -625,9 +721,26 @@ int runAll(const Options& opt, json& result) {
         result["error"] = derr;
         return finish(kNoGpu);
     }
+    // Which GPUs: one worker process per device, patterns spread round robin (devices.h).
+    std::vector<int> devices{req.value("device", 0)};
+    if (!opt.devices.empty()) {
+        const int count = countDevices(tmp);
+        try {
+            devices = tsprobe::parseDevices(opt.devices, count);
+        } catch (const ts::InputError& e) {
+            result["ok"] = false;
+            result["error"] = e.what();
+            return finish(kBadInput);
+        }
+    }
+    std::vector<std::vector<std::size_t>> split =
+        tsprobe::splitPatterns(jobs.size(), devices.size());
+    for (std::size_t w = 0; w < split.size(); ++w)
+        if (!split[w].empty()) used.push_back(devices[w]);
+    split.erase(std::remove_if(split.begin(), split.end(), [](const auto& v) { return v.empty(); }),
+                split.end());
     json win;
     win["mode"] = "time";
-    win["device"] = req.value("device", 0);
     win["jobs"] = json::array();
     for (const Job& j : jobs)
         win["jobs"].push_back({{"name", j.name},
@@ -643,39 +756,61 @@ int runAll(const Options& opt, json& result) {
                                {"warmup", j.warmup},
                                {"block", j.block},
                                {"ncu_iterations", j.ncu_iterations}});
-    std::string win_path = tmp + "/worker-in.json", wout_path = tmp + "/worker-out.json";
-    writeFile(win_path, win.dump());
     auto t_run = Clock::now();
-    ts::ProcessResult p =
-        ts::runProcess({selfExe(), "--worker", win_path, wout_path}, {}, timeout_s);
+    std::vector<int> codes;
+    json wout = runWorkers(win, used, split, tmp, timeout_s, codes);
     double run_s = since(t_run);
-    if (p.timed_out) {
-        result["ok"] = false;
-        result["error"] = "GPU work did not finish within " + std::to_string(int(timeout_s)) +
-                          " s: the kernel was killed (hang?)";
-        return finish(kTimeout);
-    }
-    json wout;
-    try {
-        wout = json::parse(readFile(wout_path));
-    } catch (...) {
-        result["ok"] = false;
-        result["error"] = "GPU worker died (exit " + std::to_string(p.exit_code) + "): " + p.err;
-        return finish(kInternal);
-    }
     if (!wout.value("ok", false)) {
         result["ok"] = false;
         result["error"] = wout.value("error", std::string("GPU worker failed"));
-        return finish(p.exit_code ? p.exit_code : kInternal);
+        if (used.size() > 1) result["devices"] = wout["devices"];
+        return finish(codes.empty() || codes[0] == kOk ? kInternal : codes[0]);
     }
     result["device"] = wout["device"];
-    const json& dev = wout["device"];
-    const double sms = dev.value("sm_count", 1);
+    // Provenance kept with imported results: when, which kernel driver (the CUDA API version is
+    // device.driver_version), and below which ncu.
+    {
+        char when[32] = {};
+        const std::time_t now = std::time(nullptr);
+        std::tm tm{};
+        gmtime_r(&now, &tm);
+        std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        result["date"] = when;
+        std::ifstream v("/proc/driver/nvidia/version");
+        std::string line;
+        if (std::getline(v, line)) {
+            // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release ...":
+            // the first word made of digits and dots (with a dot) is the version.
+            std::istringstream ws(line);
+            for (std::string w; ws >> w;)
+                if (w.find('.') != std::string::npos && w.front() >= '0' && w.front() <= '9' &&
+                    w.find_first_not_of("0123456789.") == std::string::npos) {
+                    result["driver"] = w;
+                    break;
+                }
+        }
+    }
+    // Per-device figures: which GPU ran which patterns, and for how long.
+    if (opt.sweep || used.size() > 1) result["devices"] = wout["devices"];
+    std::map<int, json> deviceOf;
+    for (const json& d : wout["devices"])
+        deviceOf[d["index"].get<int>()] = d;
+    // A worker that failed while another ran: its patterns carry its error; the run fails.
+    int worker_failed = kOk;
+    for (std::size_t w = 0; w < codes.size(); ++w)
+        if (codes[w] != kOk && worker_failed == kOk) {
+            worker_failed = codes[w];
+            result["error"] = wout["devices"][w].value("error", std::string("GPU worker failed"));
+        }
     bool verify_failed = false;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
         json& pj = result["patterns"][i];
         const json& wr = wout["jobs"][i];
+        const int di = wr.value("device_index", used.front());
+        const json& dev = deviceOf[di];
+        const double sms = dev.value("sm_count", 1);
+        if (used.size() > 1) pj["device_index"] = di;
         pj["seconds"]["run"] = wr.value("run_seconds", 0.0);
         if (!wr.value("ok", false)) {
             pj["error"] = wr.value("error", std::string());
@@ -726,25 +861,71 @@ int runAll(const Options& opt, json& result) {
             result["ncu"] = {{"error", "ncu not on PATH"}};
         } else {
             json summary = json::object();
+            {
+                // "Version 2025.3.1.0 (build ...)": the last line of ncu --version.
+                ts::ProcessResult v = ts::runProcess({ncu, "--version"}, {}, 60);
+                std::istringstream ls(v.out);
+                std::string line, last;
+                while (std::getline(ls, line))
+                    if (!line.empty()) last = line;
+                if (!last.empty()) result["ncu_version"] = last;
+            }
             for (const char* mode : {"ncu", "ncu1"}) {
-                win["mode"] = mode;
-                writeFile(win_path, win.dump());
-                json n = runNcu(ncu, win_path, tmp,
-                                req.value("ncu_timeout_s", 300.0 + 20.0 * jobs.size()));
+                // One ncu per device, at the same time, each over that device's patterns.
+                std::vector<json> runs(used.size());
+                std::vector<std::thread> threads;
+                for (std::size_t w = 0; w < used.size(); ++w)
+                    threads.emplace_back([&, w] {
+                        json in = win;
+                        in["mode"] = mode;
+                        in["device"] = used[w];
+                        in["jobs"] = json::array();
+                        for (std::size_t i : split[w])
+                            in["jobs"].push_back(win["jobs"][i]);
+                        const std::string tag = "-" + std::to_string(used[w]);
+                        const std::string ip = tmp + "/ncu-in" + tag + ".json";
+                        try {
+                            writeFile(ip, in.dump());
+                        } catch (const Fail& f) {
+                            runs[w] = {{"error", f.message}};
+                            return;
+                        }
+                        runs[w] =
+                            runNcu(ncu, ip, tmp,
+                                   req.value("ncu_timeout_s", 300.0 + 20.0 * jobs.size()), tag);
+                        std::remove(ip.c_str());
+                    });
+                for (std::thread& t : threads)
+                    t.join();
                 const std::string key = std::string(mode) == "ncu" ? "ncu" : "ncu_1warp";
-                json sm = n;
+                json sm = runs[0];
                 sm.erase("kernels");
+                json kernels = json::object();
+                json perDevice = json::array();
+                for (std::size_t w = 0; w < runs.size(); ++w) {
+                    const json found = runs[w].value("kernels", json::object());
+                    for (const auto& [k, v] : found.items())
+                        kernels[k] = v;
+                    json d = runs[w];
+                    d.erase("kernels");
+                    d["index"] = used[w];
+                    perDevice.push_back(d);
+                }
+                if (used.size() > 1) sm["devices"] = perDevice;
                 summary[key] = sm;
-                const json kernels = n.value("kernels", json::object());
                 for (std::size_t i = 0; i < jobs.size(); ++i) {
                     const Job& j = jobs[i];
                     json& pj = result["patterns"][i];
+                    if (!wout["jobs"][i].value("ok", false)) continue; // its error is set
                     if (!kernels.contains(j.kernel.timed_kernel)) {
                         pj[key] = {{"error", "no ncu row for " + j.kernel.timed_kernel}};
                         verify_failed = true;
                         continue;
                     }
                     const json& m = kernels[j.kernel.timed_kernel];
+                    const double sms =
+                        deviceOf[wout["jobs"][i].value("device_index", used.front())].value(
+                            "sm_count", 1);
                     const double warps = key == "ncu" ? pj["timing"].value("warps", 0.0) : sms;
                     const double passes = warps * j.ncu_iterations * j.kernel.unroll;
                     auto val = [&](const char* k) {
@@ -797,6 +978,10 @@ int runAll(const Options& opt, json& result) {
             result["ncu"] = summary;
         }
     }
+    if (worker_failed != kOk) {
+        result["ok"] = false;
+        return finish(worker_failed);
+    }
     if (verify_failed) {
         result["ok"] = false;
         result["error"] = "verification failed: a round trip or a predicted-vs-measured check "
@@ -809,7 +994,8 @@ int runAll(const Options& opt, json& result) {
 void usage() {
     std::cout
         << "usage: tilescope-probe [--compile-only] [--ncu|--no-ncu] [--out FILE] [REQUEST.json]\n"
-           "       tilescope-probe --sweep FILE|builtin [--ncu] [--out FILE]\n"
+           "       tilescope-probe --sweep FILE|builtin [--ncu] [--devices all|0,1,...] "
+           "[--out FILE]\n"
            "       tilescope-probe --list-sweep\n"
            "Reads a JSON request (stdin when no file), prints a JSON result. See docs/probe.md.\n"
            "Exit: 0 ok, 1 internal, 2 bad input, 3 no CUDA driver/GPU, 4 compile failed,\n"
@@ -838,6 +1024,8 @@ int main(int argc, char** argv) {
             opt.input = args[++i];
         } else if (a == "--out" && i + 1 < args.size())
             opt.out_file = args[++i];
+        else if (a == "--devices" && i + 1 < args.size())
+            opt.devices = args[++i];
         else if (a == "--list-sweep") {
             std::cout << tsprobe::listSweep().dump(1) << "\n";
             return 0;

@@ -153,6 +153,13 @@ Document parseDocument(const std::string& text, const std::string& file) {
         }
         d.layouts.push_back(std::move(l));
     }
+    if (auto r = j.find("runs"); r != j.end()) {
+        if (!r->is_array()) throw DocumentError(file, "/runs", "expected an array of runs");
+        for (std::size_t k = 0; k < r->size(); ++k)
+            if (!(*r)[k].is_object())
+                throw DocumentError(file, "/runs/" + std::to_string(k), "expected an object");
+        if (!r->empty()) d.runs = r->dump();
+    }
     if (auto a = j.find("active"); a != j.end()) {
         if (!a->is_number_integer()) throw DocumentError(file, "/active", "expected an integer");
         d.active = a->get<int>();
@@ -190,6 +197,7 @@ std::string serializeDocument(const Document& d) {
         ls.push_back(std::move(o));
     }
     j["layouts"] = std::move(ls);
+    if (!d.runs.empty()) j["runs"] = json::parse(d.runs);
     return j.dump(2) + "\n";
 }
 

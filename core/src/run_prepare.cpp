@@ -4,6 +4,7 @@
 #include "tilescope/errors.h"
 #include "tilescope/mapping.h"
 
+#include <algorithm>
 #include <variant>
 
 namespace ts {
@@ -71,9 +72,29 @@ PreparedRun prepareRun(const std::string& layoutName, const std::string& mapping
                           {"repetitions", run.repetitions},
                           {"warmup", run.warmup},
                           {"timeout_s", run.timeout_s},
-                          {"ncu", run.ncu}};
+                          {"ncu", run.ncu},
+                          // What the plan was built from: the probe ignores it and echoes the
+                          // request in its result, so an imported result can be matched back to
+                          // the layout it measured (the plan is rebuilt and compared).
+                          {"spec",
+                           {{"layout", layoutName},
+                            {"mapping", mappingText},
+                            {"dtype", dtype},
+                            {"access", access},
+                            {"vector", accessOptions.vector},
+                            {"store", accessOptions.store}}}};
     r.request = std::move(req);
     return r;
+}
+
+PreparedRun probeRequestFor(const ProbeRequestInput& in) {
+    AccessOptions ao;
+    ao.vector = in.vector;
+    ao.store = in.store;
+    RunOptions ro;
+    ro.ncu = in.ncu;
+    ro.timeout_s = std::max(10.0, in.runTimeoutS - 10);
+    return prepareRun(in.layoutName, in.mappingText, in.dtype, in.access, ao, ro);
 }
 
 double predictedWavefrontsPerInstruction(const PlanCost& c) {

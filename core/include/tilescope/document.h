@@ -44,6 +44,9 @@ struct Document {
     static constexpr int kFormatVersion = 1;
     std::vector<DocLayout> layouts;
     int active = 0;
+    // The Run history kept with the project (measurements are part of the work): a JSON array
+    // of run records, kept as text (their fields belong to the GUI's RunRecord); "" when none.
+    std::string runs;
     bool operator==(const Document&) const = default;
 
     const DocLayout* find(const std::string& name) const;

@@ -44,6 +44,20 @@ PreparedRun prepareRun(const std::string& layoutName, const std::string& mapping
                        const std::string& dtype, const std::string& access,
                        const AccessOptions& accessOptions = {}, const RunOptions& run = {});
 
+// What the Run button sends for one layout and access: the GUI (RunController) and
+// `tilescope-cli probe-request` both call probeRequestFor, so a request written on a laptop
+// without the GUI is the one the GUI would have piped to tilescope-probe.
+struct ProbeRequestInput {
+    std::string layoutName, mappingText, dtype = "float16", access;
+    int vector = 0;           // elements per lane access (0: widest contiguous)
+    bool store = false;       // st / stmatrix instead of ld / ldmatrix
+    bool ncu = true;          // ask the probe for its ncu passes
+    double runTimeoutS = 180; // the whole child's timeout (the GUI's Run settings)
+};
+// The probe's own timeout is the run's less 10 s (at least 10 s), so that the probe reports a
+// hung kernel before the caller kills it.
+PreparedRun probeRequestFor(const ProbeRequestInput& in);
+
 // Predicted wavefronts per instruction of a plan pass (0 for an empty plan).
 double predictedWavefrontsPerInstruction(const PlanCost& c);
 

@@ -1,0 +1,32 @@
+// File > Import Measurements and dropped probe results: tilescope-probe result files measured
+// elsewhere (a headless GPU box) become Run history records on the layout they measured, and the
+// Run history travels with the project. Matching and reading are in core (measurements.h).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace tsw {
+
+class MainWindow;
+class RunHistoryModel;
+
+struct ImportReport {
+    int added = 0;
+    QStringList problems; // one line per file or pattern that was not imported, saying why
+    QString summary() const;
+};
+
+// Adds File > Import Measurements… and keeps `history` and the project's runs in step (a
+// project's runs replace the history when it is opened; new runs are saved with it).
+void installMeasurementImport(MainWindow* w, RunHistoryModel* history);
+
+// Whether a file is a tilescope-probe result (and not a project): decides what a drop does.
+bool isProbeResultFile(const QString& path);
+
+// Reads each file, matches every result to a layout of the open project (by rebuilding its plan
+// from the layout's text), adds the matched ones to the Run history, activates the last matched
+// layout and shows the Run panel on its access. Reports what was not imported and why.
+ImportReport importMeasurements(MainWindow* w, const QStringList& files);
+
+} // namespace tsw
