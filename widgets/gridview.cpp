@@ -84,6 +84,23 @@ void GridView::setModel(GridModel model, bool keepView) {
     else
         syncScrollBars();
     update();
+    // Whoever shows the highlight or the hovered cell (details pane, status bar) must not keep
+    // describing the previous model.
+    if (renderer_.highlight() != h) emit highlightChanged(renderer_.highlight());
+    if (const auto hv = renderer_.hover()) {
+        if (hv->y() < renderer_.model().rows() && hv->x() < renderer_.model().cols()) {
+            emit cellHovered(hv->y(), hv->x());
+        } else {
+            renderer_.setHover(std::nullopt);
+            emit cellHovered(-1, -1);
+        }
+    }
+}
+
+void GridView::setDimmed(bool on) {
+    if (dimmed_ == on) return;
+    dimmed_ = on;
+    update();
 }
 
 void GridView::setMessage(const QString& message) {
@@ -581,6 +598,7 @@ void GridView::paintEvent(QPaintEvent* e) {
     } else if (c.bannerH > 0 || c.captionH > 0) {
         paintTitle(p, c);
     }
+    if (dimmed_) p.fillRect(e->rect(), QColor(0xe9, 0xeb, 0xef, 190));
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRectF lr = legendRect();
     if (!lr.isEmpty()) {

@@ -36,6 +36,9 @@ public:
     // A small banner above the grid (e.g. "showing the last valid layout"); empty to clear.
     void setBanner(const QString& banner);
     QString banner() const { return banner_; }
+    // A veil over the cells (under the banner): what is drawn is not the current input's.
+    void setDimmed(bool on);
+    bool dimmed() const { return dimmed_; }
 
     // A caption above everything (a lesson step's one-line explanation); empty to clear.
     void setCaption(const QString& caption);
@@ -146,6 +149,8 @@ private:
     QScrollBar *hbar_, *vbar_;
     QTimer* hintTimer_;
     bool syncingBars_ = false;
+    bool dimmed_ = false;
+    QString message_, banner_;
     QPoint pressPos_;
     QPointF pressOrigin_;
     Qt::MouseButton pressButton_ = Qt::NoButton;

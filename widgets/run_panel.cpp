@@ -4,6 +4,7 @@
 
 #include "documentmodel.h"
 #include "mainwindow.h"
+#include "result_state.h"
 #include "trace_viewer.h"
 
 #include <QAction>
@@ -85,6 +86,13 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     auto* row2 = new QHBoxLayout;
     row2->addWidget(progress_);
     row2->addWidget(status_, 1);
+    auto* marker = new QLabel;
+    marker->setObjectName(QStringLiteral("runMarker"));
+    marker->setWordWrap(true);
+    state_ = new ResultState(this);
+    state_->setOnError(ResultState::OnError::KeepDimmed);
+    state_->setMarker(marker);
+    state_->addView(status_);
 
     chart_ = new QChart;
     chart_->setTitle(QStringLiteral("Wavefronts per instruction: predicted vs measured; time"));
@@ -109,12 +117,14 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     v->setContentsMargins(4, 4, 4, 4);
     v->addLayout(row);
     v->addLayout(row2);
+    v->addWidget(marker);
     v->addWidget(tabs_, 1);
 
     connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(cancel_, &QPushButton::clicked, ctl_, &RunController::cancel);
     connect(settings_, &QPushButton::clicked, this, &RunPanel::openSettings);
     connect(ctl_, &RunController::started, this, [this](const QString& d) {
+        state_->publish(runGen_);
         setBusy(true);
         status_->setText(QStringLiteral("Running: %1…").arg(d));
         log_->appendPlainText(
@@ -130,6 +140,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     connect(ctl_, &RunController::failed, this, [this](const QString& m, const QString& log) {
         setBusy(false);
         status_->setText(m);
+        state_->publish(runGen_); // refused when the input changed during the run
         if (!log.isEmpty()) {
             log_->appendPlainText(QStringLiteral("---- log ----\n") + log);
             tabs_->setCurrentWidget(log_);
@@ -137,6 +148,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     });
     connect(ctl_, &RunController::finished, this, [this](const RunRecord& r) {
         setBusy(false);
+        state_->publish(runGen_);
         history_->add(r);
         QSettings s;
         history_->save(s);
@@ -145,6 +157,10 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
             tabs_->setCurrentWidget(chartView_);
         }
     });
+    connect(target_, &QComboBox::currentIndexChanged, this, &RunPanel::inputChanged);
+    connect(dtype_, &QComboBox::currentTextChanged, this, &RunPanel::inputChanged);
+    connect(access_, &QLineEdit::textChanged, this, &RunPanel::inputChanged);
+    connect(vector_, &QSpinBox::valueChanged, this, &RunPanel::inputChanged);
     connect(history_, &QAbstractItemModel::rowsInserted, this, &RunPanel::rebuildChart);
     connect(history_, &QAbstractItemModel::modelReset, this, &RunPanel::rebuildChart);
     rebuildChart();
@@ -170,6 +186,20 @@ int RunPanel::vector() const {
 }
 QString RunPanel::statusText() const {
     return status_->text();
+}
+
+void RunPanel::setRunInput(const QString& describe) {
+    runFor_ = describe;
+    runGen_ = state_->generation(); // what this attempt reports belongs to the input as it is
+}
+
+void RunPanel::inputChanged() {
+    if (state_->state() == ResultState::State::Empty) return; // nothing ran yet
+    state_->setStaleText(
+        QStringLiteral("⟲ This was the run of %1; the layout or the access has changed since: "
+                       "press Run to measure what is shown now.")
+            .arg(runFor_.isEmpty() ? QStringLiteral("an earlier input") : runFor_));
+    state_->invalidateNow();
 }
 
 void RunPanel::setBusy(bool busy) {
@@ -334,9 +364,18 @@ QDockWidget* installRunUi(MainWindow* w) {
         spec.dtype = panel->dtype();
         spec.access = panel->access();
         spec.vector = panel->vector();
+        panel->setRunInput(
+            QStringLiteral("«%1» with %2 (%3)").arg(spec.layoutName, spec.access, spec.dtype));
         ctl->start(panel->currentTarget(), spec);
     };
     QObject::connect(panel, &RunPanel::runRequested, w, runNow);
+    // The last run's status describes the layout it ran; any change of that input marks it.
+    DocumentModel* doc = w->document();
+    QObject::connect(doc, &DocumentModel::textChanged, panel, [doc, panel](int i) {
+        if (i == doc->active()) panel->inputChanged();
+    });
+    QObject::connect(doc, &DocumentModel::activeChanged, panel, &RunPanel::inputChanged);
+    QObject::connect(doc, &DocumentModel::documentReset, panel, &RunPanel::inputChanged);
 
     QMenu* menu = new QMenu(QStringLiteral("&Run"), w);
     menu->setObjectName(QStringLiteral("runMenu"));

@@ -26,6 +26,7 @@ class QTableView;
 namespace tsw {
 
 class MainWindow;
+class ResultState;
 
 class RunPanel : public QWidget {
     Q_OBJECT
@@ -45,9 +46,15 @@ public:
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
 
+    // The last run's status belongs to its input: marked when the layout, access, dtype or
+    // target changes after it (`describe`: what the run was for, set when it starts).
+    void setRunInput(const QString& describe);
+    ResultState* resultState() const { return state_; }
+
 public slots:
     void rebuildChart();
     void openSettings();
+    void inputChanged();
 
 signals:
     void runRequested();
@@ -68,6 +75,9 @@ private:
     QChartView* chartView_;
     QTableView* table_;
     QPlainTextEdit* log_;
+    ResultState* state_;
+    QString runFor_;
+    quint64 runGen_ = 0;
 };
 
 // Adds the Run menu, a toolbar button and the Run dock to `w`; connects TileLang output to the
