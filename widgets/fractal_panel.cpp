@@ -79,7 +79,8 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     v->addLayout(top);
     v->addWidget(marker);
     v->addWidget(info_);
-    v->addWidget(gridBox, 1);
+    v->addWidget(gridBox, 1000);
+    v->addStretch(1); // holds the rest at the top while the grids are hidden under an error
     // The footprint and both grids are one result: hidden under an error.
     state_ = new ResultState(this);
     state_->setMarker(marker);

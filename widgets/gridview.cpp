@@ -598,7 +598,8 @@ void GridView::paintEvent(QPaintEvent* e) {
     } else if (c.bannerH > 0 || c.captionH > 0) {
         paintTitle(p, c);
     }
-    if (dimmed_) p.fillRect(e->rect(), QColor(0xe9, 0xeb, 0xef, 190));
+    // Faded enough to read as "not current", light enough to still read the last valid layout.
+    if (dimmed_) p.fillRect(e->rect(), QColor(0xe9, 0xeb, 0xef, 150));
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRectF lr = legendRect();
     if (!lr.isEmpty()) {

@@ -110,8 +110,9 @@ RasterPanel::RasterPanel(QWidget* parent) : QWidget(parent) {
     v->addLayout(top);
     v->addWidget(marker);
     v->addWidget(summary_);
-    v->addWidget(gridBox, 1);
+    v->addWidget(gridBox, 1000);
     v->addWidget(waves_);
+    v->addStretch(1); // holds the rest at the top while the results are hidden under an error
     // Summary, both orders and the waves are one result: hidden under an error.
     state_ = new ResultState(this);
     state_->setMarker(marker);

@@ -226,7 +226,8 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(searchBtn);
     v->addWidget(searchMarker);
     v->addWidget(proposal_);
-    v->addWidget(results_, 1); // spare height goes to the table, not the grids
+    v->addWidget(results_, 1000); // spare height goes to the table, not the grids
+    v->addStretch(1); // holds the rest at the top while results are hidden under an error
 
     // The XOR table, verdict and grids describe the tile above; the search table describes the
     // tile and patterns it was run for: when those change it is marked until Search runs again.
