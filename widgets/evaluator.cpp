@@ -69,6 +69,7 @@ EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMod
             previous->color == color) {
             r.grid = previous->grid; // shared data: no copy
             r.mapping = previous->mapping;
+            r.repr = previous->repr;
             r.ok = r.reused = true;
             r.millis = t.nsecsElapsed() / 1e6;
             return r;
@@ -83,6 +84,12 @@ EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMod
             return r;
         }
         r.grid = GridModel::fromMapping(*m, view, color);
+        // The repr's extents come from the table the grid already holds: evaluating again (on
+        // the UI thread, as it once was) cost as much as the evaluation itself.
+        if (const auto* f = std::get_if<ts::Fragment>(m.get()); f && r.grid.fragmentTable())
+            r.repr = QString::fromStdString(ts::tilelangRepr(*f, *r.grid.fragmentTable()));
+        else if (const auto* l = std::get_if<ts::Layout>(m.get()); l && r.grid.layoutTable())
+            r.repr = QString::fromStdString(ts::tilelangRepr(*l, *r.grid.layoutTable()));
         r.mapping = std::move(m);
         r.ok = true;
     } catch (const ts::ParseError& e) {

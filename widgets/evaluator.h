@@ -29,6 +29,7 @@ struct EvalResult {
     ColorMode color = ColorMode::Thread;
     GridModel grid;
     std::shared_ptr<const ts::Mapping> mapping;
+    QString repr;      // TileLang's repr of the mapping (its extents need the whole table)
     QString error;     // one line
     QString errorLong; // with caret lines
     int column = 0;    // 1-based column in the text, 0 when unknown

@@ -831,12 +831,7 @@ void MainWindow::onEvaluated(const EvalResult& r) {
         shownLayout_ = active;
         editor_->clearError();
         editor_->syncFields(r.text, *r.mapping);
-        QString repr;
-        try {
-            repr = QString::fromStdString(ts::tilelangRepr(*r.mapping));
-        } catch (...) {
-        }
-        details_->setLayoutSummary(r.grid.title(), repr);
+        details_->setLayoutSummary(r.grid.title(), r.repr);
         gridState_->publish(gen);
     } else {
         editor_->setError(r.column, r.error, r.errorLong);

@@ -323,6 +323,10 @@ private slots:
         w.document()->setText(0, QStringLiteral("make_gemm_c_fragment((32, 32), 128) +"));
         QTRY_VERIFY(!w.editor()->errorText().isEmpty());
         QVERIFY(!w.editor()->errorStale());
+        double evalMs = 0;
+        connect(w.evaluator(), &LayoutEvaluator::finished, this,
+                [&](const EvalResult& r) { evalMs = r.millis; });
+        LoopProbe probe;
         w.document()->setText(0, kHuge);
         // Slow: after the progress threshold the error is marked as older text's.
         QTRY_COMPARE_WITH_TIMEOUT(w.gridState()->state(), ResultState::State::Stale, 5000);
@@ -330,6 +334,13 @@ private slots:
         QVERIFY(w.editor()->isBusy());
         QVERIFY(w.statusSummary().contains(QStringLiteral("evaluating")));
         QTRY_COMPARE_WITH_TIMEOUT(w.gridState()->state(), ResultState::State::Current, 60000);
+        // Nothing on the UI thread took a share of the evaluation's time: not the evaluation,
+        // nor anything done with its result (the repr once evaluated the whole fragment again).
+        QVERIFY(evalMs > 0);
+        QVERIFY2(probe.maxGapMs() < evalMs / 2,
+                 qPrintable(QStringLiteral("event loop blocked %1 ms; evaluation %2 ms")
+                                .arg(probe.maxGapMs())
+                                .arg(evalMs)));
         QVERIFY(w.editor()->errorText().isEmpty());
         QVERIFY(!w.editor()->isBusy());
         QCOMPARE(w.gridView()->model().rows(), 1024);
