@@ -7,6 +7,9 @@
 #include "result_state.h"
 #include "trace_viewer.h"
 
+#include "tilescope/access.h"
+#include "tilescope/mapping.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QBarCategoryAxis>
@@ -14,6 +17,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -55,6 +59,11 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     access_->setObjectName(QStringLiteral("runAccess"));
     access_->setToolTip(QStringLiteral("fragment:<T.Fragment text> | lanes:lambda t: (r, c) | "
                                        "ldmatrix:x1|x2|x4[.trans][@row,col] | stmatrix:..."));
+    fit_ = new QCheckBox(QStringLiteral("fit the layout"));
+    fit_->setObjectName(QStringLiteral("runFitAccess"));
+    fit_->setChecked(true);
+    fit_->setToolTip(QStringLiteral("Choose the access (and the dtype the layout names) to fit the "
+                                    "shared layout at each run; typing an access turns it off."));
     vector_ = new QSpinBox;
     vector_->setRange(0, 16);
     vector_->setSpecialValueText(QStringLiteral("auto"));
@@ -78,6 +87,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     row->addWidget(target_);
     row->addWidget(dtype_);
     row->addWidget(access_, 1);
+    row->addWidget(fit_);
     row->addWidget(new QLabel(QStringLiteral("vec")));
     row->addWidget(vector_);
     row->addWidget(run_);
@@ -160,6 +170,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     connect(target_, &QComboBox::currentIndexChanged, this, &RunPanel::inputChanged);
     connect(dtype_, &QComboBox::currentTextChanged, this, &RunPanel::inputChanged);
     connect(access_, &QLineEdit::textChanged, this, &RunPanel::inputChanged);
+    connect(access_, &QLineEdit::textEdited, this, [this] { fit_->setChecked(false); });
     connect(vector_, &QSpinBox::valueChanged, this, &RunPanel::inputChanged);
     connect(history_, &QAbstractItemModel::rowsInserted, this, &RunPanel::rebuildChart);
     connect(history_, &QAbstractItemModel::modelReset, this, &RunPanel::rebuildChart);
@@ -176,7 +187,19 @@ QString RunPanel::access() const {
     return access_->text().trimmed();
 }
 void RunPanel::setAccess(const QString& a) {
+    fit_->setChecked(false);
     access_->setText(a);
+}
+bool RunPanel::fitAccess() const {
+    return fit_->isChecked();
+}
+void RunPanel::setFitAccess(bool on) {
+    fit_->setChecked(on);
+}
+void RunPanel::showFitted(const QString& access, const QString& dtype) {
+    const QSignalBlocker b1(access_), b2(dtype_);
+    access_->setText(access);
+    if (!dtype.isEmpty()) dtype_->setCurrentText(dtype);
 }
 QString RunPanel::dtype() const {
     return dtype_->currentText();
@@ -357,6 +380,21 @@ QDockWidget* installRunUi(MainWindow* w) {
         if (!l) {
             emit ctl->failed(QStringLiteral("No layout to run: add or select one."), {});
             return;
+        }
+        // Fit the access to the shared layout, as the bank panel does (a fragment, or text
+        // with an error, is left to the controller, which says what is wrong).
+        if (panel->fitAccess()) {
+            try {
+                const ts::Mapping m = ts::parseMapping(l->text);
+                if (const auto* lay = std::get_if<ts::Layout>(&m)) {
+                    std::string dtype = ts::mappingDtype(l->text);
+                    if (dtype.empty()) dtype = panel->dtype().toStdString();
+                    const ts::SharedTile tile(*lay, dtype);
+                    panel->showFitted(QString::fromStdString(ts::defaultAccess(tile)),
+                                      QString::fromStdString(dtype));
+                }
+            } catch (const std::exception&) {
+            }
         }
         RunSpec spec;
         spec.layoutName = QString::fromStdString(l->name);

@@ -11,6 +11,7 @@
 
 class QAction;
 class QChart;
+class QCheckBox;
 class QChartView;
 class QComboBox;
 class QDockWidget;
@@ -36,7 +37,12 @@ public:
     RunTarget currentTarget() const;
     void setTarget(RunTarget t);
     QString access() const;
-    void setAccess(const QString& a);
+    void setAccess(const QString& a); // an explicit access: stops fitting one to the layout
+    // "fit the layout": the access (and the dtype the layout names) are chosen at each run as the
+    // bank panel chooses them (core defaultAccess), until the user types an access.
+    bool fitAccess() const;
+    void setFitAccess(bool on);
+    void showFitted(const QString& access, const QString& dtype);
     QString dtype() const;
     int vector() const;
     QString statusText() const;
@@ -66,6 +72,7 @@ private:
     RunHistoryModel* history_;
     QComboBox *target_, *dtype_;
     QLineEdit* access_;
+    QCheckBox* fit_;
     QSpinBox* vector_;
     QPushButton *run_, *cancel_, *settings_;
     QProgressBar* progress_;

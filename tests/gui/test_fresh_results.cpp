@@ -28,6 +28,7 @@
 #include "tilescope/document.h"
 #include "tilescope/mapping.h"
 
+#include <QAction>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -253,6 +254,33 @@ private slots:
         w.document()->setText(0, QStringLiteral("make_gemm_c_fragment((32, 32), 128)"));
         QCOMPARE(panel->resultState()->state(), ResultState::State::Stale);
         QVERIFY(panel->resultState()->markerText().contains(QStringLiteral("gemm 8x8 fragment")));
+    }
+
+    // Run on a layout the default access does not fit (8 rows): the run fits it, as the bank
+    // panel does, instead of failing on "lane 8 outside the domain".
+    void runFitsTheAccessToTheLayout() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        QVERIFY(openDefaultSample(w));
+        RunPanel* panel = runPanelOf(&w);
+        RunController* ctl = runControllerOf(&w);
+        QVERIFY(panel && ctl);
+        QCOMPARE(panel->access(), QStringLiteral("ldmatrix:x4"));
+        QVERIFY(panel->fitAccess());
+        w.document()->setActive(
+            layoutIndex(w.document(), QStringLiteral("full-bank swizzle 8x64 fp16")));
+        auto* run = w.findChild<QAction*>(QStringLiteral("runAction"));
+        QVERIFY(run);
+        run->trigger();
+        QCOMPARE(panel->access(), QStringLiteral("ldmatrix:x1"));
+        QVERIFY(!panel->statusText().contains(QStringLiteral("outside")));
+        ctl->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!ctl->isRunning(), 30000);
+        QVERIFY2(!panel->statusText().contains(QStringLiteral("outside")),
+                 qPrintable(panel->statusText()));
+        // An access the user types is kept.
+        panel->setAccess(QStringLiteral("ldmatrix:x4"));
+        QVERIFY(!panel->fitAccess());
     }
 
     // ---------------------------------------------------------------- status bar and details
