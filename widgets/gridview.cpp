@@ -593,13 +593,15 @@ void GridView::paintEvent(QPaintEvent* e) {
         p.fillRect(scene.translated(2, 3), QColor(0, 0, 0, contrast_ ? 90 : 28));
         p.restore();
         if (!dev.isEmpty()) renderer_.paint(p, dev, origin_, scale_);
+        // Faded enough to read as "not current", light enough to still read the last valid
+        // layout; the banner above it says why.
+        if (dimmed_)
+            p.fillRect(c.viewport.intersected(QRectF(e->rect())), QColor(0xe9, 0xeb, 0xef, 150));
         paintHeaders(p, c);
         paintTitle(p, c);
     } else if (c.bannerH > 0 || c.captionH > 0) {
         paintTitle(p, c);
     }
-    // Faded enough to read as "not current", light enough to still read the last valid layout.
-    if (dimmed_) p.fillRect(e->rect(), QColor(0xe9, 0xeb, 0xef, 150));
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRectF lr = legendRect();
     if (!lr.isEmpty()) {

@@ -150,7 +150,6 @@ private:
     QTimer* hintTimer_;
     bool syncingBars_ = false;
     bool dimmed_ = false;
-    QString message_, banner_;
     QPoint pressPos_;
     QPointF pressOrigin_;
     Qt::MouseButton pressButton_ = Qt::NoButton;
