@@ -4,6 +4,7 @@
 #include "bank_panel.h"
 #include "bank_ub_panel.h"
 #include "dock_sizing.h"
+#include "documentmodel.h"
 #include "evaluator.h"
 #include "fractal_panel.h"
 #include "mainwindow.h"
@@ -49,9 +50,20 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
     dock(QStringLiteral("Swizzle"), QStringLiteral("swizzleDock"), swizzle_);
     fractalDock_ = dock(QStringLiteral("Ascend fractals"), QStringLiteral("fractalDock"), fractal_);
     dock(QStringLiteral("Block rasterization"), QStringLiteral("rasterDock"), raster_);
-    connect(w->evaluator(), &LayoutEvaluator::finished, this, [this](const EvalResult& r) {
+    // The bank panel analyses the active layout when it is a T.Layout, and says so when it is
+    // not (it keeps the last T.Layout it had, named as such).
+    connect(w->evaluator(), &LayoutEvaluator::finished, this, [this, w](const EvalResult& r) {
+        const ts::DocLayout* l = w->document()->activeLayout();
+        const QString name = l ? QString::fromStdString(l->name) : QString();
         if (r.ok && r.mapping && std::holds_alternative<ts::Layout>(*r.mapping))
-            bank_->setLayoutText(r.text);
+            bank_->setSourceLayout(name, r.text);
+        else if (r.ok)
+            bank_->setActiveElsewhere(
+                name, QStringLiteral("it is a T.Fragment, which reads or writes a shared tile "
+                                     "(use it as the access: fragment:<text>); the shared tile "
+                                     "is a T.Layout"));
+        else
+            bank_->setActiveElsewhere(name, QStringLiteral("its text has an error"));
     });
 }
 

@@ -3,6 +3,7 @@
 
 #include "bank_overlays.h"
 #include "gridview.h"
+#include "result_state.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/errors.h"
@@ -32,10 +33,20 @@ namespace tsw {
 
 BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("bankPanel"));
+    source_ = new QLabel(this);
+    source_->setObjectName(QStringLiteral("bankSource"));
+    source_->setWordWrap(true);
+    source_->setTextFormat(Qt::RichText);
     layoutEdit_ = new QLineEdit(QStringLiteral("make_linear_layout((16, 64), \"float16\")"), this);
     layoutEdit_->setObjectName(QStringLiteral("bankLayout"));
     accessEdit_ = new QLineEdit(QStringLiteral("ldmatrix:x4"), this);
     accessEdit_->setObjectName(QStringLiteral("bankAccess"));
+    autoBox_ = new QCheckBox(QStringLiteral("fit the layout"), this);
+    autoBox_->setObjectName(QStringLiteral("bankAutoAccess"));
+    autoBox_->setChecked(true);
+    autoBox_->setToolTip(QStringLiteral(
+        "Choose an access that fits the analysed layout: ldmatrix.x4 on 16-bit tiles of at least "
+        "16x16, ldmatrix.x1 on 8x8, else one element per lane. Typing an access turns it off."));
     accessEdit_->setToolTip(QStringLiteral(
         "fragment:<T.Fragment ...>  |  lanes:lambda t: (row, col)  |  lanes:lambda t, k: (row, col)"
         "  |  ldmatrix:x1|x2|x4[.trans][@row,col]  |  stmatrix:x4"));
@@ -51,7 +62,10 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
 
     auto* form = new QFormLayout;
     form->addRow(QStringLiteral("Shared layout"), layoutEdit_);
-    form->addRow(QStringLiteral("Access"), accessEdit_);
+    auto* accessRow = new QHBoxLayout;
+    accessRow->addWidget(accessEdit_, 1);
+    accessRow->addWidget(autoBox_);
+    form->addRow(QStringLiteral("Access"), accessRow);
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(QStringLiteral("dtype"), this));
     row->addWidget(dtypeBox_);
@@ -62,8 +76,9 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(row);
 
     errorLabel_ = new QLabel(this);
-    errorLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    errorLabel_->setObjectName(QStringLiteral("bankMarker"));
     errorLabel_->setWordWrap(true);
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     errorLabel_->hide();
     totals_ = new QLabel(this);
     totals_->setObjectName(QStringLiteral("bankTotals"));
@@ -104,7 +119,9 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
         QStringLiteral("Next instruction (Alt+Right; Right or Space in presenter mode)"));
     stepLabel_ = new QLabel(this);
     stepLabel_->setObjectName(QStringLiteral("bankStepLabel"));
-    auto* stepRow = new QHBoxLayout;
+    auto* stepBox = new QWidget(this);
+    auto* stepRow = new QHBoxLayout(stepBox);
+    stepRow->setContentsMargins(0, 0, 0, 0);
     stepRow->addWidget(stepBack_);
     stepRow->addWidget(playButton_);
     stepRow->addWidget(stepForward_);
@@ -126,15 +143,30 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     split_->setStretchFactor(0, 1);
     split_->setStretchFactor(1, 1);
 
+    sv->addWidget(source_);
     sv->addLayout(form);
     sv->addWidget(errorLabel_);
     sv->addWidget(totals_);
     sv->addWidget(measured_);
-    sv->addLayout(stepRow);
+    sv->addWidget(stepBox);
     sv->addWidget(stepLabel_);
-    sv->addWidget(chartView_, 1);
+    // While the results are hidden under an error the stretch keeps the rest at the top.
+    sv->addWidget(chartView_, 1000);
+    sv->addStretch(1);
     auto* v = new QVBoxLayout(this);
     v->addWidget(split_, 1);
+
+    // Totals, step-through, heat grid and histogram are one result: dimmed while the input is
+    // re-analysed, hidden under the error when it fails.
+    state_ = new ResultState(this);
+    state_->setMarker(errorLabel_);
+    state_->setOnError(ResultState::OnError::Hide);
+    state_->setStaleText(QStringLiteral("⟳ analysing the new input…"));
+    state_->addView(totals_);
+    state_->addView(stepBox);
+    state_->addView(stepLabel_);
+    state_->addView(chartView_);
+    state_->addView(grid_);
 
     timer_ = new QTimer(this);
     timer_->setInterval(700);
@@ -146,12 +178,28 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
     debounce_->setInterval(250);
-    connect(debounce_, &QTimer::timeout, this, [this] { analyze(); });
+    connect(debounce_, &QTimer::timeout, this, [this] {
+        const quint64 gen = state_->generation();
+        const BankInput in = input();
+        job_.submit(
+            gen, [in](const CancelToken& token) { return analyzeBanks(in, token); },
+            [this](quint64 g, BankAnalysis r) {
+                if (!r.cancelled) apply(g, std::move(r));
+            });
+    });
     for (QLineEdit* e : {layoutEdit_, accessEdit_})
-        connect(e, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
-    connect(dtypeBox_, &QComboBox::currentTextChanged, debounce_, qOverload<>(&QTimer::start));
-    connect(vectorSpin_, &QSpinBox::valueChanged, debounce_, qOverload<>(&QTimer::start));
-    connect(storeBox_, &QCheckBox::toggled, debounce_, qOverload<>(&QTimer::start));
+        connect(e, &QLineEdit::textChanged, this, &BankPanel::analyzeLater);
+    // Typing an access is a choice: stop choosing one automatically. Typing a layout means the
+    // panel no longer shows a layout of the project.
+    connect(accessEdit_, &QLineEdit::textEdited, this, [this] { autoBox_->setChecked(false); });
+    connect(layoutEdit_, &QLineEdit::textEdited, this, [this] {
+        sourceName_.clear();
+        elsewhere_.clear();
+    });
+    connect(autoBox_, &QCheckBox::toggled, this, &BankPanel::analyzeLater);
+    connect(dtypeBox_, &QComboBox::currentTextChanged, this, &BankPanel::analyzeLater);
+    connect(vectorSpin_, &QSpinBox::valueChanged, this, &BankPanel::analyzeLater);
+    connect(storeBox_, &QCheckBox::toggled, this, &BankPanel::analyzeLater);
     connect(slider_, &QSlider::valueChanged, this, &BankPanel::setCurrentStep);
     connect(playButton_, &QPushButton::clicked, this, &BankPanel::togglePlay);
     connect(stepBack_, &QPushButton::clicked, this, &BankPanel::stepBack);
@@ -172,10 +220,39 @@ void BankPanel::resizeEvent(QResizeEvent* e) {
 void BankPanel::setLayoutText(const QString& t) {
     layoutEdit_->setText(t);
 }
+void BankPanel::setSourceLayout(const QString& name, const QString& text) {
+    const bool changed = name != sourceName_ || !elsewhere_.isEmpty();
+    sourceName_ = name;
+    elsewhere_.clear();
+    if (text != layoutEdit_->text())
+        layoutEdit_->setText(text); // analyses
+    else if (changed)
+        updateSource();
+}
+void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {
+    const QString e = QStringLiteral("The active layout «%1» is not analysed here: %2")
+                          .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
+    if (e == elsewhere_) return;
+    elsewhere_ = e;
+    updateSource();
+}
+QString BankPanel::sourceText() const {
+    return source_->text();
+}
+void BankPanel::setAutoAccess(bool on) {
+    autoBox_->setChecked(on);
+}
+bool BankPanel::autoAccess() const {
+    return autoBox_->isChecked();
+}
+QString BankPanel::dtype() const {
+    return dtypeBox_->currentText();
+}
 QString BankPanel::layoutText() const {
     return layoutEdit_->text();
 }
 void BankPanel::setAccessText(const QString& t) {
+    autoBox_->setChecked(false);
     accessEdit_->setText(t);
 }
 QString BankPanel::accessText() const {
@@ -202,7 +279,8 @@ bool BankPanel::isPlaying() const {
 bool BankPanel::applyView(const QString& layoutText, const QString& access, const QString& dtype,
                           int vector, bool store, int step) {
     const QSignalBlocker b1(layoutEdit_), b2(accessEdit_), b3(dtypeBox_), b4(vectorSpin_),
-        b5(storeBox_);
+        b5(storeBox_), b6(autoBox_);
+    autoBox_->setChecked(false); // the step names its access
     layoutEdit_->setText(layoutText);
     accessEdit_->setText(access);
     dtypeBox_->setCurrentText(dtype);
@@ -269,43 +347,86 @@ QString BankPanel::cellToolTip(int row, int col) const {
     return t;
 }
 
+BankInput BankPanel::input() const {
+    BankInput in;
+    in.layoutText = layoutEdit_->text();
+    in.accessText = accessEdit_->text();
+    in.autoAccess = autoBox_->isChecked();
+    in.dtype = dtypeBox_->currentText();
+    in.vector = vectorSpin_->value();
+    in.store = storeBox_->isChecked();
+    return in;
+}
+
+void BankPanel::inputChanged() {
+    state_->invalidate();
+    // A device measurement belongs to the input it was made for.
+    measured_->clear();
+    measured_->hide();
+}
+
+void BankPanel::analyzeLater() {
+    inputChanged();
+    debounce_->start();
+}
+
+bool BankPanel::analysisPending() const {
+    return debounce_->isActive() || job_.busy();
+}
+
 bool BankPanel::analyze() {
     debounce_->stop();
+    inputChanged();
+    const quint64 gen = state_->generation();
+    job_.cancel();
+    return apply(gen, analyzeBanks(input()));
+}
+
+bool BankPanel::apply(quint64 gen, BankAnalysis r) {
+    if (!state_->isCurrent(gen)) return false;
+    // Reflect what was analysed in the controls, without counting it as an edit.
+    {
+        const QSignalBlocker b1(accessEdit_), b2(dtypeBox_);
+        if (autoBox_->isChecked() && !r.access.isEmpty()) accessEdit_->setText(r.access);
+        if (r.dtypeFromText) dtypeBox_->setCurrentText(r.dtype);
+    }
+    dtypeBox_->setEnabled(!r.dtypeFromText);
+    dtypeBox_->setToolTip(r.dtypeFromText ? QStringLiteral("The layout text names its dtype")
+                                          : QString());
+    accessWhy_ = r.accessWhy;
+    if (!r.ok) {
+        pause();
+        step_ = -1;
+        analyzedKey_.clear();
+        tile_.reset();
+        access_.reset();
+        cost_.reset();
+        grid_->setModel(GridModel());
+        grid_->renderer().clearOverlays();
+        totals_->clear();
+        stepLabel_->clear();
+        chartView_->chart()->removeAllSeries();
+        slider_->blockSignals(true);
+        slider_->setRange(-1, -1);
+        slider_->blockSignals(false);
+        error_ = r.error;
+        state_->fail(gen, autoBox_->isChecked() || r.access.isEmpty()
+                              ? error_
+                              : error_ + QStringLiteral(" (tick “fit the layout” for an access "
+                                                        "that fits this tile)"));
+        updateSource();
+        emit analyzed(false);
+        return false;
+    }
     const QString key = layoutEdit_->text() + QChar(1) + accessEdit_->text() + QChar(1) +
                         dtypeBox_->currentText() + QChar(1) +
                         QString::number(vectorSpin_->value()) + QChar(1) +
                         QString::number(storeBox_->isChecked());
-    try {
-        ts::Mapping m = ts::parseMapping(layoutEdit_->text().toStdString());
-        const ts::Layout* l = std::get_if<ts::Layout>(&m);
-        if (!l)
-            throw ts::InputError("the shared layout must be a T.Layout (a fragment goes in "
-                                 "the access as fragment:...)");
-        auto tile = std::make_unique<ts::SharedTile>(*l, dtypeBox_->currentText().toStdString());
-        ts::AccessOptions o;
-        o.vector = vectorSpin_->value();
-        o.store = storeBox_->isChecked();
-        ts::SharedAccess a = ts::buildAccess(*tile, accessEdit_->text().toStdString(), o);
-        cost_ = ts::analyzePlan(a.plan);
-        access_ = std::move(a);
-        tile_ = std::move(tile);
-        // The heat grid's cells are labelled with their bank (two digits fit small cells; a
-        // click highlights every cell of that bank).
-        std::vector<std::int64_t> banks(std::size_t(tile_->cells()));
-        const int bw = access_->plan.bank_width, nb = access_->plan.bank_count;
-        for (std::int64_t c = 0; c < tile_->cells(); ++c)
-            banks[std::size_t(c)] = tile_->addressOfCell(c) / bw % nb;
-        grid_->setModel(tableGrid(tile_->shape(), 1, std::move(banks), {nb}, ViewMode::Input),
-                        true);
-        error_.clear();
-        errorLabel_->hide();
-    } catch (const std::exception& e) {
-        error_ = QString::fromUtf8(e.what()).split(QLatin1Char('\n')).first();
-        errorLabel_->setText(error_);
-        errorLabel_->show();
-        emit analyzed(false);
-        return false;
-    }
+    cost_ = std::move(r.cost);
+    access_ = std::move(r.plan);
+    tile_ = std::move(r.tile);
+    grid_->setModel(std::move(r.grid), true);
+    error_.clear();
     const int n = instructionCount();
     // The same inputs analysed again (a layout re-sent after an edit elsewhere) keep the step.
     const int keep = key == analyzedKey_ ? std::clamp(step_, -1, n - 1) : -1;
@@ -317,8 +438,31 @@ bool BankPanel::analyze() {
     slider_->blockSignals(false);
     step_ = keep;
     refreshView();
+    state_->publish(gen);
+    updateSource();
     emit analyzed(true);
     return true;
+}
+
+void BankPanel::updateSource() {
+    QString who = sourceName_.isEmpty()
+                      ? QStringLiteral("the layout typed below (not a layout of the project)")
+                      : QStringLiteral("«%1»").arg(sourceName_.toHtmlEscaped());
+    QString t = QStringLiteral("<b>Analysing</b> %1").arg(who);
+    if (tile_) {
+        QStringList dims;
+        for (std::int64_t e : tile_->shape())
+            dims << QString::number(e);
+        t += QStringLiteral(" · %1 %2").arg(dims.join(QStringLiteral(" x ")),
+                                            dtypeBox_->currentText());
+        t += QStringLiteral(" · %1").arg(accessEdit_->text().toHtmlEscaped());
+        if (autoBox_->isChecked() && !accessWhy_.isEmpty())
+            t += QStringLiteral(" <span style='color:#6b7280'>(chosen to fit: %1)</span>")
+                     .arg(accessWhy_.toHtmlEscaped());
+    }
+    if (!elsewhere_.isEmpty())
+        t += QStringLiteral("<br><span style='color:#92400e'>%1</span>").arg(elsewhere_);
+    source_->setText(t);
 }
 
 QString BankPanel::totalsText() const {

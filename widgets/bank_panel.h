@@ -4,7 +4,16 @@
 // totals (wavefronts, excess, efficiency = ideal / wavefronts) and a step-through of the
 // instructions (slider + play/pause) that frames the current instruction's cells and labels
 // their lanes. All numbers come from core; this widget only paints.
+//
+// The results are bound to their input (ResultState): while an edit is being analysed (off the
+// UI thread) they are dimmed and marked, and when the input fails they are hidden under the
+// error, so a wavefront count is never shown next to an error or for another layout. A line at
+// the top says which layout is analysed; the access is chosen to fit that layout (core
+// defaultAccess) until the user types one, and the dtype is the one the layout text names.
 #pragma once
+
+#include "bank_analysis.h"
+#include "latest_job.h"
 
 #include "tilescope/access.h"
 
@@ -27,6 +36,7 @@ class QTimer;
 namespace tsw {
 
 class GridView;
+class ResultState;
 
 class BankPanel : public QWidget {
     Q_OBJECT
@@ -36,9 +46,19 @@ public:
 
     void setLayoutText(const QString& text);
     QString layoutText() const;
+    // The layout of the project the panel follows (its name is shown with the results).
+    void setSourceLayout(const QString& name, const QString& text);
+    // The active layout cannot be analysed here (a fragment, or an error): say so next to the
+    // layout that is analysed.
+    void setActiveElsewhere(const QString& name, const QString& why);
+    QString sourceText() const; // the "Analysing ..." line
+    // An explicit access turns the automatic choice off.
     void setAccessText(const QString& text);
     QString accessText() const;
+    void setAutoAccess(bool on);
+    bool autoAccess() const;
     void setDtype(const QString& dtype);
+    QString dtype() const;
     void setVector(int elements); // 0 = automatic
     void setStore(bool store);
 
@@ -48,9 +68,13 @@ public:
                         const QString& device, const QString& pattern);
     QString measurementText() const;
 
-    // Runs the analysis now; false (and errorText()) on bad input.
+    // Runs the analysis now, on this thread; false (and errorText()) on bad input.
     bool analyze();
+    // Edits schedule this: debounced, off the UI thread, superseded runs dropped.
+    void analyzeLater();
+    bool analysisPending() const;
     QString errorText() const { return error_; }
+    ResultState* resultState() const { return state_; }
 
     // Everything at once (a lesson step): inputs set without intermediate analyses, analysed
     // now, then `step` shown (-1 = all). False (and errorText()) on bad input.
@@ -90,14 +114,21 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    BankInput input() const;
+    bool apply(quint64 generation, BankAnalysis r);
+    void inputChanged();
+    void updateSource();
     void refreshView();
     void updateChart();
 
     QLineEdit *layoutEdit_, *accessEdit_;
     QComboBox* dtypeBox_;
     QSpinBox* vectorSpin_;
-    QCheckBox* storeBox_;
-    QLabel *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
+    QCheckBox *storeBox_, *autoBox_;
+    QLabel *source_, *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
+    QString sourceName_, elsewhere_, accessWhy_;
+    ResultState* state_;
+    LatestJob<BankAnalysis> job_;
     GridView* grid_;
     QChartView* chartView_;
     QSplitter* split_;
@@ -109,8 +140,8 @@ private:
     QTimer* debounce_;
     QString error_;
     int step_ = -1;
-    std::unique_ptr<ts::SharedTile> tile_;
-    std::optional<ts::SharedAccess> access_;
+    std::shared_ptr<const ts::SharedTile> tile_;
+    std::shared_ptr<const ts::SharedAccess> access_;
     std::optional<ts::PlanCost> cost_;
 };
 

@@ -1,6 +1,8 @@
 // UbPanel (see bank_ub_panel.h).
 #include "bank_ub_panel.h"
 
+#include "result_state.h"
+
 #include "tilescope/bank_model.h"
 #include "tilescope/errors.h"
 
@@ -44,11 +46,22 @@ UbPanel::UbPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(assumptions_);
     v->addWidget(
         new QLabel(QStringLiteral("One vector step (block addresses; <i>w</i> = write):"), this));
+    auto* marker = new QLabel(this);
+    marker->setObjectName(QStringLiteral("ubMarker"));
+    marker->setWordWrap(true);
+    auto* banksCaption = new QLabel(QStringLiteral("rows read / written per bank (r/w):"), this);
     v->addWidget(input_);
+    v->addWidget(marker);
     v->addWidget(result_);
-    v->addWidget(new QLabel(QStringLiteral("rows read / written per bank (r/w):"), this));
+    v->addWidget(banksCaption);
     v->addWidget(banks_);
     v->addStretch(1);
+    // The cycle counts and the per-bank table are one result: hidden under an error.
+    state_ = new ResultState(this);
+    state_->setMarker(marker);
+    state_->addView(result_);
+    state_->addView(banksCaption);
+    state_->addView(banks_);
     connect(input_, &QPlainTextEdit::textChanged, this, [this] { analyze(); });
     analyze();
 }
@@ -65,6 +78,7 @@ void UbPanel::setBlocksText(const QString& t) {
 }
 
 bool UbPanel::analyze() {
+    const quint64 gen = state_->invalidate();
     std::vector<ts::UbBlock> blocks;
     try {
         int line = 0;
@@ -106,11 +120,13 @@ bool UbPanel::analyze() {
             banks_->setItem(b / 16, b % 16, it);
         }
         error_.clear();
+        state_->publish(gen);
         return true;
     } catch (const std::exception& e) {
         error_ = QString::fromUtf8(e.what());
-        result_->setText(
-            QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error_.toHtmlEscaped()));
+        result_->clear();
+        banks_->clearContents();
+        state_->fail(gen, error_);
         return false;
     }
 }

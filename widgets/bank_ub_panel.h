@@ -11,6 +11,8 @@ class QTableWidget;
 
 namespace tsw {
 
+class ResultState;
+
 class UbPanel : public QWidget {
     Q_OBJECT
 public:
@@ -20,11 +22,13 @@ public:
     QString resultText() const;
     QString assumptionsText() const;
     QString errorText() const { return error_; }
+    ResultState* resultState() const { return state_; }
 
 private:
     QPlainTextEdit* input_;
     QLabel *assumptions_, *result_;
     QTableWidget* banks_;
+    ResultState* state_;
     QString error_;
 };
 

@@ -29,8 +29,18 @@ void DetailsPane::setLayoutSummary(const QString& title, const QString& repr) {
     refresh();
 }
 
+void DetailsPane::setLayoutStale(const QString& note) {
+    if (note == staleNote_) return;
+    staleNote_ = note;
+    refresh();
+}
+
 QString DetailsPane::html() const {
     return view_->toHtml();
+}
+
+QString DetailsPane::plainText() const {
+    return view_->toPlainText();
 }
 
 void DetailsPane::refresh() {
@@ -57,10 +67,15 @@ void DetailsPane::refresh() {
                                                         "its thread · shift-click: its slot</span>")
                                        : highlight_.toHtmlEscaped());
     if (!title_.isEmpty()) {
-        h += QStringLiteral("<p style='color:#6b7280;margin:10px 0 0 0'>LAYOUT</p><p><b>%1</b></p>")
-                 .arg(title_.toHtmlEscaped());
-        h +=
-            QStringLiteral("<pre style='white-space:pre-wrap'>%1</pre>").arg(repr_.toHtmlEscaped());
+        const bool stale = !staleNote_.isEmpty();
+        h += QStringLiteral("<p style='color:#6b7280;margin:10px 0 0 0'>LAYOUT</p>");
+        if (stale)
+            h += QStringLiteral("<p style='color:#92400e;margin:2px 0'><i>%1</i></p>")
+                     .arg(staleNote_.toHtmlEscaped());
+        const QString ink = stale ? QStringLiteral("#9ca3af") : QStringLiteral("#111827");
+        h += QStringLiteral("<p style='color:%1'><b>%2</b></p>").arg(ink, title_.toHtmlEscaped());
+        h += QStringLiteral("<pre style='white-space:pre-wrap;color:%1'>%2</pre>")
+                 .arg(ink, repr_.toHtmlEscaped());
     }
     h += QStringLiteral("</div>");
     view_->setHtml(h);

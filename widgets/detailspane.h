@@ -17,13 +17,20 @@ public:
     void setCell(const CellInfo& info);
     void setHighlight(const QString& text);
     void setLayoutSummary(const QString& title, const QString& repr);
+    // Marks the layout section as not the current text's (greyed, with `note` saying why);
+    // empty to mark it current again.
+    void setLayoutStale(const QString& note);
+    QString layoutTitle() const { return title_; }
+    QString highlightText() const { return highlight_; }
+    QString layoutNote() const { return staleNote_; }
     QString html() const;
+    QString plainText() const;
 
 private:
     void refresh();
     QTextBrowser* view_;
     CellInfo cell_;
-    QString highlight_, title_, repr_;
+    QString highlight_, title_, repr_, staleNote_;
 };
 
 } // namespace tsw

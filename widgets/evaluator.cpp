@@ -4,54 +4,92 @@
 #include "tilescope/mapping.h"
 
 #include <QElapsedTimer>
-#include <QtConcurrent>
 
 namespace tsw {
 
-LayoutEvaluator::LayoutEvaluator(QObject* parent)
-    : QObject(parent), latest_(std::make_shared<std::atomic<quint64>>(0)) {
+LayoutEvaluator::LayoutEvaluator(QObject* parent) : QObject(parent) {
     qRegisterMetaType<tsw::EvalResult>();
     timer_.setSingleShot(true);
-    timer_.setInterval(150);
+    // Short: the work is off the UI thread and superseded work is dropped, so the debounce only
+    // has to merge the keystrokes of one burst.
+    timer_.setInterval(60);
     connect(&timer_, &QTimer::timeout, this, &LayoutEvaluator::run);
+    slowTimer_.setSingleShot(true);
+    slowTimer_.setInterval(100);
+    connect(&slowTimer_, &QTimer::timeout, this, [this] {
+        if (busy()) emit slow(generation_);
+    });
 }
 
-LayoutEvaluator::~LayoutEvaluator() {
-    latest_->store(~quint64(0));
-}
+LayoutEvaluator::~LayoutEvaluator() = default;
 
-void LayoutEvaluator::request(const QString& text, ViewMode view, ColorMode color) {
+quint64 LayoutEvaluator::request(const QString& text, ViewMode view, ColorMode color) {
     text_ = text;
     view_ = view;
     color_ = color;
-    latest_->store(++generation_); // cancels anything in flight
+    ++generation_;
+    job_.cancel(); // whatever runs now is for older text
     timer_.start();
+    emit requested(generation_);
+    return generation_;
 }
 
-void LayoutEvaluator::evaluateNow(const QString& text, ViewMode view, ColorMode color) {
+quint64 LayoutEvaluator::evaluateNow(const QString& text, ViewMode view, ColorMode color) {
     text_ = text;
     view_ = view;
     color_ = color;
-    latest_->store(++generation_);
+    ++generation_;
+    job_.cancel();
     timer_.stop();
+    emit requested(generation_);
     run();
+    return generation_;
+}
+
+void LayoutEvaluator::cancel() {
+    ++generation_;
+    timer_.stop();
+    slowTimer_.stop();
+    job_.cancel();
 }
 
 EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMode color,
-                                    const std::atomic<quint64>* latest, quint64 gen) {
+                                    const CancelToken& token, const EvalResult* previous) {
     QElapsedTimer t;
     t.start();
     EvalResult r;
-    r.generation = gen;
+    r.generation = token.generation();
     r.text = text;
-    auto stale = [&] { return latest && latest->load() != gen; };
+    r.view = view;
+    r.color = color;
     try {
-        auto m = std::make_shared<ts::Mapping>(ts::parseMapping(text.toStdString()));
-        if (stale()) {
+        const std::string src = text.toStdString();
+        r.key = QString::fromStdString(ts::mappingSyntaxKey(src));
+        if (previous && previous->ok && previous->key == r.key && previous->view == view &&
+            previous->color == color) {
+            r.grid = previous->grid; // shared data: no copy
+            r.mapping = previous->mapping;
+            r.repr = previous->repr;
+            r.ok = r.reused = true;
+            r.millis = t.nsecsElapsed() / 1e6;
+            return r;
+        }
+        if (token.cancelled()) {
+            r.cancelled = true;
+            return r;
+        }
+        auto m = std::make_shared<ts::Mapping>(ts::parseMapping(src));
+        if (token.cancelled()) {
             r.cancelled = true;
             return r;
         }
         r.grid = GridModel::fromMapping(*m, view, color);
+        // The repr's extents come from the table the grid already holds: evaluating again (on
+        // the UI thread, as it once was) cost as much as the evaluation itself.
+        if (const auto* f = std::get_if<ts::Fragment>(m.get()); f && r.grid.fragmentTable())
+            r.repr = QString::fromStdString(ts::tilelangRepr(*f, *r.grid.fragmentTable()));
+        else if (const auto* l = std::get_if<ts::Layout>(m.get()); l && r.grid.layoutTable())
+            r.repr = QString::fromStdString(ts::tilelangRepr(*l, *r.grid.layoutTable()));
         r.mapping = std::move(m);
         r.ok = true;
     } catch (const ts::ParseError& e) {
@@ -77,37 +115,36 @@ EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMod
 }
 
 void LayoutEvaluator::run() {
-    const quint64 gen = generation_;
     const QString text = text_;
     const ViewMode view = view_;
     const ColorMode color = color_;
-    // Cheap size estimate: parse only (no evaluation) to decide sync vs async.
-    std::int64_t cells = 0;
-    try {
-        const ts::Mapping m = ts::parseMapping(text.toStdString());
-        cells = std::visit([](const auto& x) { return ts::cellCount(x.inputShape()); }, m);
-    } catch (...) {
-        cells = 0; // errors are reported by compute()
-    }
-    if (cells <= asyncThreshold_) {
-        emit started(gen, false);
-        EvalResult r = compute(text, view, color, latest_.get(), gen);
-        if (!r.cancelled) emit finished(r);
-        return;
-    }
-    emit started(gen, true);
-    ++running_;
-    auto latest = latest_;
-    auto* watcher = new QFutureWatcher<EvalResult>(this);
-    connect(watcher, &QFutureWatcher<EvalResult>::finished, this, [this, watcher, latest] {
-        --running_;
-        EvalResult r = watcher->result();
-        watcher->deleteLater();
-        if (!r.cancelled && r.generation == latest->load()) emit finished(r);
-    });
-    watcher->setFuture(QtConcurrent::run([text, view, color, latest, gen] {
-        return compute(text, view, color, latest.get(), gen);
-    }));
+    std::shared_ptr<const EvalResult> previous = last_;
+    // Progress is measured from when work starts, not from the keystroke: the debounce alone
+    // must not make a quick layout flash "evaluating".
+    if (!slowTimer_.isActive()) slowTimer_.start();
+    job_.submit(
+        generation_,
+        [text, view, color, previous](const CancelToken& token) {
+            return compute(text, view, color, token, previous.get());
+        },
+        [this](quint64, EvalResult r) {
+            if (r.cancelled) return;
+            slowTimer_.stop();
+            remember(r);
+            emit finished(r);
+        },
+        // Superseded while it ran (a keystroke in a comment, say): not shown, but kept, so the
+        // newer request reuses it when its syntax tree is the same.
+        [this](quint64, EvalResult r) {
+            if (!r.cancelled) remember(r);
+        });
+}
+
+void LayoutEvaluator::remember(const EvalResult& r) {
+    if (!r.ok) return;
+    auto keep = std::make_shared<EvalResult>(r);
+    keep->text.clear(); // the key identifies it; the text may be large
+    last_ = std::move(keep);
 }
 
 } // namespace tsw

@@ -1,15 +1,19 @@
-// LayoutEvaluator: mapping text -> GridModel, debounced and off the UI thread for big layouts.
-// Requests carry a generation number; a newer request cancels older ones (their results are
-// dropped, and a running worker stops at its next checkpoint). Small layouts are evaluated
-// synchronously so a keystroke repaints within one frame.
+// LayoutEvaluator: mapping text -> GridModel, always off the UI thread.
+//
+// request() debounces keystrokes; every request gets a generation and the evaluator emits
+// finished() only for the newest one (a result for older text is dropped, and older work stops
+// at its next checkpoint). One evaluation runs at a time; requests arriving meanwhile replace
+// each other, so a burst of typing costs the running evaluation plus the last. slow() fires when
+// a request has not been answered within the progress threshold (~100 ms), so the window can
+// show that it is working. A text whose syntax tree equals the last evaluated one (an edit in
+// a comment, spaces) reuses its result instead of evaluating again.
 #pragma once
 
 #include "gridmodel.h"
+#include "latest_job.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
-#include <atomic>
 #include <memory>
 
 namespace tsw {
@@ -18,9 +22,14 @@ struct EvalResult {
     quint64 generation = 0;
     bool ok = false;
     bool cancelled = false;
+    bool reused = false; // same syntax tree as the previous result: not evaluated again
     QString text;
+    QString key; // syntax key of the text (empty on a syntax error)
+    ViewMode view = ViewMode::Input;
+    ColorMode color = ColorMode::Thread;
     GridModel grid;
     std::shared_ptr<const ts::Mapping> mapping;
+    QString repr;      // TileLang's repr of the mapping (its extents need the whole table)
     QString error;     // one line
     QString errorLong; // with caret lines
     int column = 0;    // 1-based column in the text, 0 when unknown
@@ -36,35 +45,38 @@ public:
 
     void setDebounceMs(int ms) { timer_.setInterval(ms); }
     int debounceMs() const { return timer_.interval(); }
-    // Logical cells above which evaluation runs on a worker thread.
-    void setAsyncThreshold(std::int64_t cells) { asyncThreshold_ = cells; }
+    void setSlowMs(int ms) { slowTimer_.setInterval(ms); }
 
-    // Debounced: only the last request within the interval is evaluated.
-    void request(const QString& text, ViewMode view, ColorMode color);
-    // Immediate (still asynchronous for big layouts).
-    void evaluateNow(const QString& text, ViewMode view, ColorMode color);
-    bool busy() const { return running_ > 0 || timer_.isActive(); }
+    // Debounced: only the last request within the interval is evaluated. Returns its generation.
+    quint64 request(const QString& text, ViewMode view, ColorMode color);
+    // No debounce (switching layouts, view changes); still off the UI thread.
+    quint64 evaluateNow(const QString& text, ViewMode view, ColorMode color);
+    // Forgets pending work (its result will not be emitted).
+    void cancel();
+    bool busy() const { return timer_.isActive() || job_.busy(); }
     quint64 generation() const { return generation_; }
 
-    // The whole pipeline, usable from any thread; `cancel` may be null.
+    // The whole pipeline, usable from any thread. With a `previous` result of the same syntax
+    // key, view and colour, that result's grid and mapping are reused.
     static EvalResult compute(const QString& text, ViewMode view, ColorMode color,
-                              const std::atomic<quint64>* latest = nullptr, quint64 gen = 0);
+                              const CancelToken& token = {}, const EvalResult* previous = nullptr);
 
 signals:
-    void started(quint64 generation, bool async);
-    void finished(const tsw::EvalResult& result);
+    void requested(quint64 generation);    // the input changed (at once, before any work)
+    void slow(quint64 generation);         // not answered within the progress threshold
+    void finished(const tsw::EvalResult&); // the newest request's result only
 
 private:
     void run();
+    void remember(const EvalResult& r);
 
-    QTimer timer_;
+    QTimer timer_, slowTimer_;
     QString text_;
     ViewMode view_ = ViewMode::Input;
     ColorMode color_ = ColorMode::Thread;
     quint64 generation_ = 0;
-    std::shared_ptr<std::atomic<quint64>> latest_;
-    std::int64_t asyncThreshold_ = 1 << 16;
-    int running_ = 0;
+    std::shared_ptr<const EvalResult> last_; // the last successful result (for reuse)
+    LatestJob<EvalResult> job_;
 };
 
 } // namespace tsw

@@ -3,6 +3,7 @@
 
 #include "bank_overlays.h"
 #include "gridview.h"
+#include "result_state.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/fractal.h"
@@ -56,7 +57,9 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     info_->setWordWrap(true);
     logical_ = new GridView(this);
     physical_ = new GridView(this);
-    grids_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    auto* gridBox = new QWidget(this);
+    grids_ = new QBoxLayout(QBoxLayout::LeftToRight, gridBox);
+    grids_->setContentsMargins(0, 0, 0, 0);
     auto* grids = grids_;
     for (auto [title, v] : std::initializer_list<std::pair<const char*, GridView*>>{
              {"logical tile (label: storage offset)", logical_},
@@ -70,9 +73,19 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
         grids->addWidget(box, 1);
     }
     auto* v = new QVBoxLayout(this);
+    auto* marker = new QLabel(this);
+    marker->setObjectName(QStringLiteral("fractalMarker"));
+    marker->setWordWrap(true);
     v->addLayout(top);
+    v->addWidget(marker);
     v->addWidget(info_);
-    v->addLayout(grids, 1);
+    v->addWidget(gridBox, 1000);
+    v->addStretch(1); // holds the rest at the top while the grids are hidden under an error
+    // The footprint and both grids are one result: hidden under an error.
+    state_ = new ResultState(this);
+    state_->setMarker(marker);
+    state_->addView(info_);
+    state_->addView(gridBox);
     auto update = [this] { refresh(); };
     connect(rows_, &QSpinBox::valueChanged, this, update);
     connect(cols_, &QSpinBox::valueChanged, this, update);
@@ -100,7 +113,10 @@ void FractalPanel::setTile(int r, int c, const QString& dtype, const QString& ki
         for (QWidget* w : std::initializer_list<QWidget*>{rows_, cols_, dtype_, kind_})
             w->blockSignals(false);
         error_ = QString::fromUtf8(e.what());
-        info_->setText(error_);
+        info_->clear();
+        logical_->setModel(GridModel());
+        physical_->setModel(GridModel());
+        state_->fail(state_->invalidate(), error_);
         return;
     }
     for (QWidget* w : std::initializer_list<QWidget*>{rows_, cols_, dtype_, kind_})
@@ -123,13 +139,17 @@ QString FractalPanel::footprintText() const {
 }
 
 bool FractalPanel::refresh() {
+    const quint64 gen = state_->invalidate();
     ts::FractalView f;
     try {
         f = ts::fractalView(ts::parseFractalKind(kind_->currentText().toStdString()),
                             rows_->value(), cols_->value(), dtype_->currentText().toStdString());
     } catch (const std::exception& e) {
         error_ = QString::fromUtf8(e.what());
-        info_->setText(error_);
+        info_->clear();
+        logical_->setModel(GridModel());
+        physical_->setModel(GridModel());
+        state_->fail(gen, error_);
         return false;
     }
     error_.clear();
@@ -194,6 +214,7 @@ bool FractalPanel::refresh() {
             .arg(f.rows * f.cols)
             .arg(f.padding_elements())
             .arg(100.0 * double(f.padding_elements()) / double(f.footprint_elements), 0, 'f', 1));
+    state_->publish(gen);
     return true;
 }
 

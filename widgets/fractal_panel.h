@@ -16,6 +16,7 @@ class QSpinBox;
 namespace tsw {
 
 class GridView;
+class ResultState;
 
 class FractalPanel : public QWidget {
     Q_OBJECT
@@ -31,6 +32,7 @@ public:
     QString ascendCode() const;
     GridView* logicalView() const { return logical_; }
     GridView* physicalView() const { return physical_; }
+    ResultState* resultState() const { return state_; }
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
@@ -41,6 +43,7 @@ private:
     QComboBox *dtype_, *kind_;
     QLabel* info_;
     GridView *logical_, *physical_;
+    ResultState* state_;
     QString error_;
 };
 

@@ -648,6 +648,15 @@ bool GridModel::hasMarks() const {
     return marks_ != nullptr;
 }
 
+const ts::FragmentTable* GridModel::fragmentTable() const {
+    return d_ && d_->kind == Kind::Fragment ? &d_->frag : nullptr;
+}
+
+const ts::LayoutTable* GridModel::layoutTable() const {
+    return d_ && (d_->kind == Kind::LayoutInput || d_->kind == Kind::LayoutOutput) ? &d_->lay
+                                                                                   : nullptr;
+}
+
 QString GridModel::toTextTable() const {
     if (!d_) return {};
     QString out = title() + QLatin1Char('\n');

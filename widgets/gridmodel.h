@@ -122,6 +122,10 @@ public:
     // Plain-text table (tab separated labels, with row/column headers).
     QString toTextTable() const;
 
+    // The core table the model was built from (null for the other kind or an empty model).
+    const ts::FragmentTable* fragmentTable() const;
+    const ts::LayoutTable* layoutTable() const;
+
     struct Data; // implementation detail, shared between copies
 private:
     std::shared_ptr<const Data> d_;

@@ -425,13 +425,24 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     const double cellPx = style_.cell * scale_;
     const double gap = cellPx >= 10 ? 1.0 : 0.0;
     const QRectF g0 = deviceCellRect(0, 0);
+    // An export reports each row (fills are the first half of the work, labels the second) and
+    // stops when cancelled.
+    auto stopAt = [&](int r, int half) {
+        if (!progress_) return false;
+        if (progress_->cancelled.load(std::memory_order_relaxed)) return true;
+        const double done = (half + double(r - cells.top()) / std::max(1, cells.height())) / 2;
+        progress_->permille.store(int(done * progressSpan_), std::memory_order_relaxed);
+        return false;
+    };
     // Fills.
-    for (int r = cells.top(); r < cells.top() + cells.height(); ++r)
+    for (int r = cells.top(); r < cells.top() + cells.height(); ++r) {
+        if (stopAt(r, 0)) return;
         for (int c = cells.left(); c < cells.left() + cells.width(); ++c) {
             const QRectF d(g0.left() + c * cellPx, g0.top() + r * cellPx, cellPx - gap,
                            cellPx - gap);
             p.fillRect(d, QColor(effectiveColor(r, c)));
         }
+    }
     // Labels, only where legible.
     const int lines = model_.labelLines();
     const double cell = style_.cell;
@@ -455,7 +466,8 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     QFont fonts[2] = {fontPx(style_.fontFamily, f[0]), fontPx(style_.fontFamily, f[1])};
     const bool drawLabels = f[0] >= style_.minLabelPx;
     const QColor light(255, 255, 255), dark(0x1d, 0x21, 0x27), dim(0x1d, 0x21, 0x27, 110);
-    for (int r = cells.top(); r < cells.top() + cells.height(); ++r)
+    for (int r = cells.top(); r < cells.top() + cells.height(); ++r) {
+        if (stopAt(r, 1)) return;
         for (int c = cells.left(); c < cells.left() + cells.width(); ++c) {
             const QRectF d(g0.left() + c * cellPx, g0.top() + r * cellPx, cellPx - gap,
                            cellPx - gap);
@@ -500,6 +512,7 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
                 p.fillPath(tri, QColor(220, 30, 30));
             }
         }
+    }
 }
 
 void GridRenderer::paintHeaders(QPainter& p, const QRect& cells, const QRectF& deviceRect) const {
@@ -540,7 +553,32 @@ QStringList GridRenderer::exportFormats() {
             QStringLiteral("txt")};
 }
 
-QImage GridRenderer::renderImage(double scale) const {
+namespace {
+
+// A save file that refuses to write once the export is cancelled (the image encoder then stops)
+// and is never committed then: a cancelled export leaves no file.
+class ExportFile : public QSaveFile {
+public:
+    ExportFile(const QString& path, ExportProgress* progress)
+        : QSaveFile(path), progress_(progress) {}
+
+protected:
+    qint64 writeData(const char* data, qint64 len) override {
+        if (progress_ && progress_->cancelled.load(std::memory_order_relaxed)) return -1;
+        return QSaveFile::writeData(data, len);
+    }
+
+private:
+    ExportProgress* progress_;
+};
+
+bool wasCancelled(const ExportProgress* p) {
+    return p && p->cancelled.load();
+}
+
+} // namespace
+
+QImage GridRenderer::renderImage(double scale, ExportProgress* progress) const {
     QSizeF s = sceneSize() * scale;
     if (s.width() * s.height() > style_.maxPixels) {
         // Too many pixels: smaller cells, but the title, numbers and legend keep their size
@@ -556,61 +594,93 @@ QImage GridRenderer::renderImage(double scale) const {
             scale *= std::sqrt(style_.maxPixels / (s.width() * s.height()));
             s = small.sceneSize() * scale;
         }
-        return small.renderAt(scale, s);
+        return small.renderAt(scale, s, progress);
     }
-    return renderAt(scale, s);
+    return renderAt(scale, s, progress);
 }
 
-QImage GridRenderer::renderAt(double scale, QSizeF s) const {
+QImage GridRenderer::renderAt(double scale, QSizeF s, ExportProgress* progress) const {
     QImage img(QSize(int(std::ceil(s.width())), int(std::ceil(s.height()))), QImage::Format_RGB32);
     if (img.isNull()) return img;
     img.fill(Qt::white);
     QPainter p(&img);
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
+    progress_ = progress;
     paint(p, QRectF(QPointF(0, 0), s), QPointF(0, 0), scale);
+    progress_ = nullptr;
     return img;
 }
 
-bool GridRenderer::exportFile(const QString& path, QString* error, double scale) const {
+bool GridRenderer::exportFile(const QString& path, QString* error, double scale,
+                              ExportProgress* progress) const {
     auto fail = [&](const QString& m) {
         if (error) *error = m;
         return false;
     };
+    const auto cancelled = [] { return QStringLiteral("cancelled"); };
     if (model_.isEmpty()) return fail(QStringLiteral("nothing to export: no valid layout"));
     const QString ext = QFileInfo(path).suffix().toLower();
     if (ext == QLatin1String("txt") || ext == QLatin1String("tsv")) {
-        QSaveFile f(path);
+        ExportFile f(path, progress);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Text))
             return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
         f.write(model_.toTextTable().toUtf8());
+        if (wasCancelled(progress)) {
+            f.cancelWriting();
+            return fail(cancelled());
+        }
         if (!f.commit())
             return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
         return true;
     }
     if (ext == QLatin1String("png") || ext == QLatin1String("jpg") ||
         ext == QLatin1String("jpeg") || ext == QLatin1String("bmp")) {
-        const QImage img = renderImage(scale);
+        progressSpan_ = 700; // drawing; encoding takes the rest
+        const QImage img = renderImage(scale, progress);
+        progressSpan_ = 1000;
+        if (wasCancelled(progress)) return fail(cancelled());
         if (img.isNull()) return fail(QStringLiteral("the image is too large to allocate"));
+        if (progress) {
+            progress->permille = 700;
+            progress->stage = 1;
+        }
+        ExportFile f(path, progress);
+        if (!f.open(QIODevice::WriteOnly))
+            return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
         // Light compression: large grids encode several times faster, files grow ~20%.
-        if (!img.save(path, nullptr, ext == QLatin1String("png") ? 80 : -1))
-            return fail(QStringLiteral("cannot write image %1").arg(path));
+        const bool written = img.save(&f, ext.toUpper().toLatin1().constData(),
+                                      ext == QLatin1String("png") ? 80 : -1);
+        if (wasCancelled(progress)) {
+            f.cancelWriting();
+            return fail(cancelled());
+        }
+        if (!written || !f.commit()) return fail(QStringLiteral("cannot write image %1").arg(path));
         return true;
     }
     if (ext == QLatin1String("svg")) {
         const QSizeF s = sceneSize() * scale;
+        ExportFile f(path, progress);
+        if (!f.open(QIODevice::WriteOnly))
+            return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
         QSvgGenerator gen;
-        gen.setFileName(path);
+        gen.setOutputDevice(&f);
         gen.setSize(s.toSize());
         gen.setViewBox(QRectF(QPointF(0, 0), s));
         gen.setTitle(model_.title());
         gen.setDescription(QStringLiteral("Tilescope grid export"));
         QPainter p;
         if (!p.begin(&gen)) return fail(QStringLiteral("cannot write SVG %1").arg(path));
+        progress_ = progress;
         paint(p, QRectF(QPointF(0, 0), s), QPointF(0, 0), scale);
+        progress_ = nullptr;
         p.end();
-        return QFileInfo(path).size() > 0 ? true
-                                          : fail(QStringLiteral("cannot write %1").arg(path));
+        if (wasCancelled(progress)) {
+            f.cancelWriting();
+            return fail(cancelled());
+        }
+        if (f.size() == 0 || !f.commit()) return fail(QStringLiteral("cannot write %1").arg(path));
+        return true;
     }
     if (ext == QLatin1String("pdf")) {
         // PDF pages are limited to 200 inches; larger grids are scaled down to fit.
@@ -620,18 +690,29 @@ bool GridRenderer::exportFile(const QString& path, QString* error, double scale)
             scale *= maxPt / std::max(s.width(), s.height());
             s = sceneSize() * scale;
         }
-        QPdfWriter w(path);
-        w.setResolution(72);
-        w.setPageSize(QPageSize(s, QPageSize::Point, QString(), QPageSize::ExactMatch));
-        w.setPageMargins(QMarginsF(0, 0, 0, 0));
-        w.setTitle(model_.title());
-        w.setCreator(QStringLiteral("Tilescope"));
-        QPainter p;
-        if (!p.begin(&w)) return fail(QStringLiteral("cannot write PDF %1").arg(path));
-        paint(p, QRectF(QPointF(0, 0), s), QPointF(0, 0), scale);
-        p.end();
-        return QFileInfo(path).size() > 0 ? true
-                                          : fail(QStringLiteral("cannot write %1").arg(path));
+        ExportFile f(path, progress);
+        if (!f.open(QIODevice::WriteOnly))
+            return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        {
+            QPdfWriter w(&f);
+            w.setResolution(72);
+            w.setPageSize(QPageSize(s, QPageSize::Point, QString(), QPageSize::ExactMatch));
+            w.setPageMargins(QMarginsF(0, 0, 0, 0));
+            w.setTitle(model_.title());
+            w.setCreator(QStringLiteral("Tilescope"));
+            QPainter p;
+            if (!p.begin(&w)) return fail(QStringLiteral("cannot write PDF %1").arg(path));
+            progress_ = progress;
+            paint(p, QRectF(QPointF(0, 0), s), QPointF(0, 0), scale);
+            progress_ = nullptr;
+            p.end();
+        }
+        if (wasCancelled(progress)) {
+            f.cancelWriting();
+            return fail(cancelled());
+        }
+        if (f.size() == 0 || !f.commit()) return fail(QStringLiteral("cannot write %1").arg(path));
+        return true;
     }
     return fail(
         QStringLiteral("unknown export format '.%1' (use .png, .svg, .pdf or .txt)").arg(ext));

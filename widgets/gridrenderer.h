@@ -20,6 +20,7 @@
 #include <QImage>
 #include <QPointF>
 #include <QRectF>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -30,6 +31,14 @@ class QPainter;
 namespace tsw {
 
 class GridRenderer;
+
+// Progress and cancellation of a long export, shared with the thread that runs it: painting
+// checks `cancelled` row by row and stops, the file is then not written.
+struct ExportProgress {
+    std::atomic<bool> cancelled{false};
+    std::atomic<int> permille{0}; // 0..1000
+    std::atomic<int> stage{0};    // 0 drawing, 1 encoding and writing
+};
 
 // Replaces cell colours; return nullopt to keep the model's colour.
 class CellColorOverlay {
@@ -134,9 +143,11 @@ public:
     // Whole-scene export; format from the extension (png, jpg, svg, pdf, txt, tsv).
     // PNG size = ceil(sceneSize * scale); cell sizes (not the title, numbers or legend) are
     // reduced so that a bitmap stays under Style::maxPixels. Returns false and sets *error on
-    // failure.
-    bool exportFile(const QString& path, QString* error, double scale = 1.0) const;
-    QImage renderImage(double scale = 1.0) const;
+    // failure. With `progress`, reports it and stops early (false, "cancelled") when asked to;
+    // a cancelled export leaves no file behind.
+    bool exportFile(const QString& path, QString* error, double scale = 1.0,
+                    ExportProgress* progress = nullptr) const;
+    QImage renderImage(double scale = 1.0, ExportProgress* progress = nullptr) const;
     static QStringList exportFormats(); // {"png","svg","pdf","txt"}
 
 private:
@@ -148,7 +159,7 @@ private:
     void paintLowDetail(QPainter& p, const QRect& cells) const;
     void paintHeaders(QPainter& p, const QRect& cells, const QRectF& deviceRect) const;
     const QImage& overviewImage(int k) const;
-    QImage renderAt(double scale, QSizeF size) const;
+    QImage renderAt(double scale, QSizeF size, ExportProgress* progress) const;
     quint64 colorKey() const;
 
     GridModel model_;
@@ -160,6 +171,9 @@ private:
     mutable QPointF origin_;
     mutable double scale_ = 1;
     mutable QImage lowDetail_; // one pixel per cell, effective colours
+    // Set while an export paints (0..`progressSpan_` of its permille).
+    mutable ExportProgress* progress_ = nullptr;
+    mutable int progressSpan_ = 1000;
     mutable quint64 lowDetailKey_ = 0;
     mutable std::vector<std::pair<int, QImage>> overviews_; // per block size, same key
     quint64 revision_ = 1;

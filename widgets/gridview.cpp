@@ -84,6 +84,23 @@ void GridView::setModel(GridModel model, bool keepView) {
     else
         syncScrollBars();
     update();
+    // Whoever shows the highlight or the hovered cell (details pane, status bar) must not keep
+    // describing the previous model.
+    if (renderer_.highlight() != h) emit highlightChanged(renderer_.highlight());
+    if (const auto hv = renderer_.hover()) {
+        if (hv->y() < renderer_.model().rows() && hv->x() < renderer_.model().cols()) {
+            emit cellHovered(hv->y(), hv->x());
+        } else {
+            renderer_.setHover(std::nullopt);
+            emit cellHovered(-1, -1);
+        }
+    }
+}
+
+void GridView::setDimmed(bool on) {
+    if (dimmed_ == on) return;
+    dimmed_ = on;
+    update();
 }
 
 void GridView::setMessage(const QString& message) {
@@ -576,6 +593,10 @@ void GridView::paintEvent(QPaintEvent* e) {
         p.fillRect(scene.translated(2, 3), QColor(0, 0, 0, contrast_ ? 90 : 28));
         p.restore();
         if (!dev.isEmpty()) renderer_.paint(p, dev, origin_, scale_);
+        // Faded enough to read as "not current", light enough to still read the last valid
+        // layout; the banner above it says why.
+        if (dimmed_)
+            p.fillRect(c.viewport.intersected(QRectF(e->rect())), QColor(0xe9, 0xeb, 0xef, 150));
         paintHeaders(p, c);
         paintTitle(p, c);
     } else if (c.bannerH > 0 || c.captionH > 0) {

@@ -38,6 +38,9 @@ public:
     QString banner() const { return banner_; }
     // What the banner shows: the error banner, else the model's collision warning.
     QString shownBanner() const;
+    // A veil over the cells (under the banner): what is drawn is not the current input's.
+    void setDimmed(bool on);
+    bool dimmed() const { return dimmed_; }
 
     // A caption above everything (a lesson step's one-line explanation); empty to clear.
     void setCaption(const QString& caption);
@@ -149,6 +152,7 @@ private:
     QScrollBar *hbar_, *vbar_;
     QTimer* hintTimer_;
     bool syncingBars_ = false;
+    bool dimmed_ = false;
     QPoint pressPos_;
     QPointF pressOrigin_;
     Qt::MouseButton pressButton_ = Qt::NoButton;

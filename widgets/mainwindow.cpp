@@ -6,11 +6,13 @@
 
 #include "detailspane.h"
 #include "documentmodel.h"
+#include "export_job.h"
 #include "gridview.h"
 #include "layoutlistmodel.h"
 #include "mappingeditor.h"
 #include "presenter.h"
 #include "recovery.h"
+#include "result_state.h"
 #include "run_panel.h"
 #include "trace_viewer.h"
 
@@ -33,6 +35,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
@@ -76,14 +80,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     presenter_ = new Presenter(this); // lesson steps, presenter mode (presenter.h)
 
     statusShape_ = new QLabel;
+    statusShape_->setObjectName(QStringLiteral("statusShape"));
     statusEval_ = new QLabel;
+    statusEval_->setObjectName(QStringLiteral("statusEval"));
     statusZoom_ = new QLabel;
     statusCell_ = new QLabel;
     statusCell_->setMinimumWidth(260);
+    busyBar_ = new QProgressBar;
+    busyBar_->setObjectName(QStringLiteral("evalBusy"));
+    busyBar_->setRange(0, 0); // busy: no known end
+    busyBar_->setMaximumSize(110, 14);
+    busyBar_->setTextVisible(false);
+    busyBar_->hide();
     statusBar()->addPermanentWidget(statusCell_);
     statusBar()->addPermanentWidget(statusShape_);
+    statusBar()->addPermanentWidget(busyBar_);
     statusBar()->addPermanentWidget(statusEval_);
     statusBar()->addPermanentWidget(statusZoom_);
+
+    // The grid, the status bar's layout summary and the details pane show one evaluation: they
+    // are bound to its generation (see onResultState).
+    gridState_ = new ResultState(this);
+    gridState_->setOnError(ResultState::OnError::KeepDimmed);
+    gridState_->setStaleDelayMs(-1); // the evaluator says when it is slow
+    gridState_->addView(grid_, [this](bool on) { grid_->setDimmed(on); });
+    connect(gridState_, &ResultState::stateChanged, this, &MainWindow::onResultState);
 
     setAcceptDrops(true);
     // The grid is the point of the window: panels docked below it start low.
@@ -327,9 +348,7 @@ void MainWindow::connectDocument() {
                 if (ix.isValid()) doc_->setActive(ix.row());
             });
     connect(eval_, &LayoutEvaluator::finished, this, &MainWindow::onEvaluated);
-    connect(eval_, &LayoutEvaluator::started, this, [this](quint64, bool async) {
-        if (async) editor_->setBusy(true);
-    });
+    connect(eval_, &LayoutEvaluator::slow, this, [this] { gridState_->markStale(); });
     connect(grid_, &GridView::cellHovered, this, [this](int r, int c) {
         const CellInfo info = grid_->model().info(r, c);
         details_->setCell(info);
@@ -691,16 +710,55 @@ bool MainWindow::exportView(const QString& path, double scale) {
 }
 
 void MainWindow::exportViewDialog() {
+    if (exportJob_ && exportJob_->running()) {
+        if (exportJob_->dialog()) exportJob_->dialog()->raise();
+        return;
+    }
     QString selected;
     QString base =
         QString::fromStdString(doc_->activeLayout() ? doc_->activeLayout()->name : "layout");
     base.replace(QLatin1Char(' '), QLatin1Char('_'));
+    const QString dir =
+        doc_->filePath().isEmpty() ? QString() : QFileInfo(doc_->filePath()).absolutePath();
     const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Export view"), base + QStringLiteral(".png"),
+        this, QStringLiteral("Export view"),
+        dir.isEmpty() ? base + QStringLiteral(".png")
+                      : dir + QLatin1Char('/') + base + QStringLiteral(".png"),
         QStringLiteral("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf);;Text "
                        "table (*.txt)"),
         &selected);
-    if (!path.isEmpty()) exportView(path);
+    if (!path.isEmpty()) startExport(path);
+}
+
+bool MainWindow::startExport(const QString& path, double scale) {
+    if (grid_->model().isEmpty()) {
+        showError(QStringLiteral("Nothing to export"),
+                  QStringLiteral("There is no valid layout to export."));
+        return false;
+    }
+    if (exportJob_ && exportJob_->running()) return false;
+    GridRenderer::Style s;
+    s.legendInScene = true;
+    GridRenderer r(grid_->model(), s);
+    r.setHighlight(grid_->highlight());
+    if (exportJob_) exportJob_->deleteLater();
+    exportJob_ = new ExportJob(std::move(r), path, scale, this);
+    connect(exportJob_, &ExportJob::finished, this,
+            [this, path](bool ok, bool cancelled, const QString& err, double seconds) {
+                if (ok)
+                    statusBar()->showMessage(
+                        QStringLiteral("Exported %1 (%2 s)").arg(path).arg(seconds, 0, 'f', 1),
+                        6000);
+                else if (cancelled)
+                    statusBar()->showMessage(
+                        QStringLiteral("Export cancelled: %1 was not written").arg(path), 6000);
+                else
+                    showError(QStringLiteral("Export failed"), err);
+                emit exportFinished(ok, cancelled);
+            });
+    exportJob_->start();
+    statusBar()->showMessage(QStringLiteral("Exporting %1…").arg(path));
+    return true;
 }
 
 // ---------------------------------------------------------------- evaluation
@@ -732,7 +790,21 @@ void MainWindow::updateViewActions() {
 
 void MainWindow::onActiveChanged() {
     const ts::DocLayout* l = doc_->activeLayout();
-    if (!l) return;
+    if (!l) {
+        // No layout at all: nothing may describe the one that was shown.
+        eval_->cancel();
+        gridState_->clear();
+        mapping_.reset();
+        shownLayout_ = -1;
+        editor_->setText({});
+        editor_->clearError();
+        grid_->setModel(GridModel());
+        grid_->setMessage(QStringLiteral("No layout: add one with Edit ▸ New Layout"));
+        details_->setLayoutSummary({}, {});
+        statusShape_->clear();
+        statusEval_->clear();
+        return;
+    }
     const QModelIndex ix = list_->index(doc_->active());
     if (listView_->currentIndex() != ix) listView_->setCurrentIndex(ix);
     editor_->setText(QString::fromStdString(l->text));
@@ -751,48 +823,103 @@ void MainWindow::requestEvaluation(bool now) {
         eval_->evaluateNow(text, v, c);
     else
         eval_->request(text, v, c);
+    // What is on screen now belongs to the previous input. Another layout (or project): marked
+    // at once. The same layout edited: marked when the evaluation is slow (eval_->slow), so a
+    // quick edit does not flash.
+    if (shownLayout_ != doc_->active())
+        gridState_->invalidateNow();
+    else
+        gridState_->invalidate();
 }
 
 void MainWindow::onEvaluated(const EvalResult& r) {
-    editor_->setBusy(false);
     const int active = doc_->active();
     const bool sameLayout = shownLayout_ == active;
-    statusEval_->setText(
-        QStringLiteral("evaluated in %1 ms").arg(r.millis, 0, 'f', r.millis < 1 ? 2 : 1));
+    const quint64 gen = gridState_->generation();
+    lastEvalMillis_ = r.millis;
+    lastEvalReused_ = r.reused;
     if (r.ok) {
         mapping_ = r.mapping;
         grid_->setMessage({});
-        grid_->setBanner({});
         grid_->setModel(r.grid, sameLayout && !applyZoom_);
         if (applyZoom_ && doc_->activeLayout())
             grid_->setZoomRelative(doc_->activeLayout()->view.zoom);
         applyZoom_ = false;
         shownLayout_ = active;
         editor_->clearError();
-        QString repr;
-        try {
-            repr = QString::fromStdString(ts::tilelangRepr(*r.mapping));
-        } catch (...) {
-        }
-        details_->setLayoutSummary(r.grid.title(), repr);
-        statusShape_->setText(r.grid.title());
+        editor_->syncFields(r.text, *r.mapping);
+        details_->setLayoutSummary(r.grid.title(), r.repr);
+        gridState_->publish(gen);
     } else {
         editor_->setError(r.column, r.error, r.errorLong);
         if (r.tooLarge || !sameLayout) {
+            // Nothing valid of this layout to keep: clear everything that described another.
             mapping_.reset();
             grid_->setModel(GridModel());
-            grid_->setBanner({});
             grid_->setMessage(r.tooLarge
                                   ? r.error
                                   : QStringLiteral("This layout has an error:\n%1").arg(r.error));
             shownLayout_ = r.tooLarge ? active : -1;
             details_->setLayoutSummary({}, {});
-        } else {
-            grid_->setBanner(
-                QStringLiteral("The mapping has an error — showing the last valid layout"));
         }
+        gridState_->fail(gen, r.error);
     }
+    onResultState();
     updateStatus();
+}
+
+// Presents the evaluation's state on every view bound to it: the grid's banner, the status bar's
+// summary and busy bar, the editor's busy label and error, the details pane.
+void MainWindow::onResultState() {
+    const ResultState::State st = gridState_->state();
+    const bool stale = st == ResultState::State::Stale;
+    const bool error = st == ResultState::State::Error;
+    const bool shown = !grid_->model().isEmpty();
+    busyBar_->setVisible(stale);
+    editor_->setBusy(stale);
+    editor_->setErrorStale(stale);
+    if (stale) {
+        grid_->setBanner(shown ? QStringLiteral("Evaluating… the grid shows the previous text")
+                               : QString());
+        if (!shown) grid_->setMessage(QStringLiteral("Evaluating…"));
+        details_->setLayoutStale(QStringLiteral("evaluating the new text; this is the previous "
+                                                "one"));
+        statusShape_->setText(shown ? QStringLiteral("previous: %1").arg(grid_->model().title())
+                                    : QString());
+        statusShape_->setStyleSheet(QStringLiteral("color: #9ca3af;"));
+        statusEval_->setText(QStringLiteral("evaluating…"));
+        return;
+    }
+    if (error) {
+        grid_->setBanner(shown ? QStringLiteral("The mapping has an error — showing the last "
+                                                "valid layout")
+                               : QString());
+        details_->setLayoutStale(shown ? QStringLiteral("the last valid layout: the text has an "
+                                                        "error")
+                                       : QString());
+        statusShape_->setText(shown ? QStringLiteral("last valid: %1").arg(grid_->model().title())
+                                    : QString());
+        statusShape_->setStyleSheet(QStringLiteral("color: #9ca3af;"));
+        statusEval_->setText(QStringLiteral("error"));
+        return;
+    }
+    grid_->setBanner({});
+    details_->setLayoutStale({});
+    statusShape_->setStyleSheet({});
+    if (st == ResultState::State::Current) {
+        statusShape_->setText(grid_->model().title());
+        statusEval_->setText(lastEvalReused_
+                                 ? QStringLiteral("unchanged (comments or spacing)")
+                                 : QStringLiteral("evaluated in %1 ms")
+                                       .arg(lastEvalMillis_, 0, 'f', lastEvalMillis_ < 1 ? 2 : 1));
+    } else if (st == ResultState::State::Empty) {
+        statusShape_->clear();
+        statusEval_->clear();
+    }
+}
+
+QString MainWindow::statusSummary() const {
+    return QStringLiteral("%1 | %2").arg(statusShape_->text(), statusEval_->text());
 }
 
 void MainWindow::updateStatus() {

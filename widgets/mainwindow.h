@@ -4,14 +4,17 @@
 #pragma once
 
 #include "evaluator.h"
+#include "export_job.h"
 #include "gridmodel.h"
 #include "tilescope/interop.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 
 class QActionGroup;
 class QLabel;
+class QProgressBar;
 class QListView;
 class QMenu;
 
@@ -24,6 +27,7 @@ class MappingEditor;
 class DetailsPane;
 class RecoveryManager;
 class Presenter;
+class ResultState;
 struct RecoveryEntry;
 
 class MainWindow : public QMainWindow {
@@ -40,6 +44,9 @@ public:
     DetailsPane* details() const { return details_; }
     RecoveryManager* recovery() const { return recovery_; }
     Presenter* presenter() const { return presenter_; }
+    // The evaluation's state as the grid, status bar and details pane show it.
+    ResultState* gridState() const { return gridState_; }
+    QString statusSummary() const; // the status bar's layout summary and evaluation text
     QListView* layoutListView() const { return listView_; }
 
     // Files. Errors go to a (non-blocking) dialog and lastError(); nothing is changed on error.
@@ -47,7 +54,12 @@ public:
     // openFile after offering to save unsaved changes (false if the user cancels).
     bool openFileAskingToSave(const QString& path);
     bool saveFile(const QString& path);
+    // Exports on this thread (scripts, tests); the window uses startExport().
     bool exportView(const QString& path, double scale = 1.0);
+    // Exports on a worker thread with a progress dialog and Cancel; false when nothing to export
+    // or an export is running. exportFinished() tells the outcome.
+    bool startExport(const QString& path, double scale = 1.0);
+    ExportJob* exportJob() const { return exportJob_; }
     bool recoverFrom(const RecoveryEntry& e);
     void offerRecovery(); // interactive start: asks about files left by crashed sessions
     QString lastError() const { return lastError_; }
@@ -71,6 +83,9 @@ public slots:
     void setViewMode(tsw::ViewMode v);
     void setColorMode(tsw::ColorMode c);
 
+signals:
+    void exportFinished(bool ok, bool cancelled);
+
 protected:
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -89,6 +104,7 @@ private:
     void showError(const QString& title, const QString& text);
     void onActiveChanged();
     void onEvaluated(const EvalResult& r);
+    void onResultState();
     void requestEvaluation(bool now);
     void updateTitle();
     void updateViewActions();
@@ -107,6 +123,11 @@ private:
     DetailsPane* details_;
     QListView* listView_;
     QLabel *statusShape_, *statusEval_, *statusZoom_, *statusCell_;
+    QProgressBar* busyBar_;
+    ResultState* gridState_;
+    QPointer<ExportJob> exportJob_;
+    double lastEvalMillis_ = 0;
+    bool lastEvalReused_ = false;
     QActionGroup *viewGroup_, *colorGroup_;
     QMenu *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
     QAction *undoAct_, *redoAct_, *legendAct_;

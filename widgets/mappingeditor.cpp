@@ -463,9 +463,10 @@ bool MappingEditor::syncBuiltin(const QString& text) {
     return true;
 }
 
-void MappingEditor::syncFields(const QString& text) {
+void MappingEditor::syncFields(const QString& text, const ts::Mapping& m) {
+    if (text != code_->toPlainText()) return; // evaluated text that is no longer in the editor
+    const bool wasUpdating = updating_;
     try {
-        const ts::Mapping m = ts::parseMapping(text.toStdString());
         QStringList shape;
         updating_ = true;
         if (const auto* f = std::get_if<ts::Fragment>(&m)) {
@@ -493,10 +494,10 @@ void MappingEditor::syncFields(const QString& text) {
         }
         shape_->setText('[' + shape.join(QStringLiteral(", ")) + ']');
         updateKind();
-        updating_ = false;
     } catch (...) {
-        updating_ = false; // invalid text: keep the fields as they were
+        // A mapping the fields cannot express: keep them as they were.
     }
+    updating_ = wasUpdating;
 }
 
 void MappingEditor::updateNotation(const QString& text) {
@@ -518,11 +519,10 @@ void MappingEditor::syncFromText(const QString& text) {
         rebuildBuiltinForm(0);
     }
     updating_ = wasUpdating;
-    syncFields(text);
-    updating_ = wasUpdating;
 }
 
 void MappingEditor::setError(int column, const QString& message, const QString& details) {
+    setErrorStale(false);
     errorColumn_ = column;
     error_->setText(column > 0 ? QStringLiteral("⚠ column %1: %2").arg(column).arg(message)
                                : QStringLiteral("⚠ %1").arg(message));
@@ -554,6 +554,7 @@ void MappingEditor::setError(int column, const QString& message, const QString& 
 }
 
 void MappingEditor::clearError() {
+    setErrorStale(false);
     errorColumn_ = 0;
     error_->clear();
     error_->setToolTip({});
@@ -566,6 +567,18 @@ QString MappingEditor::errorText() const {
 
 void MappingEditor::setBusy(bool busy) {
     busy_->setVisible(busy);
+}
+
+bool MappingEditor::isBusy() const {
+    return !busy_->isHidden();
+}
+
+void MappingEditor::setErrorStale(bool stale) {
+    if (stale == errorStale_) return;
+    errorStale_ = stale;
+    error_->setStyleSheet(stale ? QStringLiteral("color: #9ca3af; font-style: italic;")
+                                : QStringLiteral("color: #b42318;"));
+    if (stale) code_->setExtraSelections({}); // the underline pointed into older text
 }
 
 } // namespace tsw

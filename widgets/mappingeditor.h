@@ -4,8 +4,11 @@
 //  - Builtin: a picker over the core registry with typed parameter fields.
 // The text is the source of truth: editing fields or the builtin form rewrites it, and setText()
 // fills the fields and the picker back where the text allows. Errors are shown underlined at their
-// column with the message; the editor never evaluates anything itself.
+// column with the message; the editor never parses or evaluates anything itself (that happens off
+// the UI thread): the Fields page follows the text when its evaluation arrives (syncFields).
 #pragma once
+
+#include "tilescope/layout.h"
 
 #include <QPlainTextEdit>
 #include <QWidget>
@@ -45,6 +48,12 @@ public:
     void setBusy(bool busy);
     // Which layout language the text is read as ("TileLang", "CuTe layout", ...).
     QString notationText() const;
+    bool isBusy() const;
+    // The shown error belongs to older text (the new text is being checked): greyed, not red.
+    void setErrorStale(bool stale);
+    bool errorStale() const { return errorStale_; }
+    // Fills the Fields page from the parsed mapping of `text` (ignored when the text changed).
+    void syncFields(const QString& text, const ts::Mapping& mapping);
 
     CodeEdit* codeEdit() const { return code_; }
     QTabWidget* tabs() const { return tabs_; }
@@ -69,7 +78,6 @@ private:
     void rebuildBuiltinForm(int index);
     void syncFromText(const QString& text);
     bool syncBuiltin(const QString& text);
-    void syncFields(const QString& text);
     void emitEdited(const QString& text);
     void updateKind();
     void updateNotation(const QString& text);
@@ -91,6 +99,7 @@ private:
     bool updating_ = false;
     QString lastEmitted_;
     int errorColumn_ = 0;
+    bool errorStale_ = false;
 };
 
 } // namespace tsw

@@ -3,6 +3,7 @@
 
 #include "bank_overlays.h"
 #include "gridview.h"
+#include "result_state.h"
 
 #include "tilescope/raster.h"
 
@@ -84,7 +85,9 @@ RasterPanel::RasterPanel(QWidget* parent) : QWidget(parent) {
     summary_->setWordWrap(true);
     plain_ = new GridView(this);
     swizzled_ = new GridView(this);
-    auto* grids = new QHBoxLayout;
+    auto* gridBox = new QWidget(this);
+    auto* grids = new QHBoxLayout(gridBox);
+    grids->setContentsMargins(0, 0, 0, 0);
     for (auto [title, v] : std::initializer_list<std::pair<const char*, GridView*>>{
              {"plain order (no T.use_swizzle)", plain_}, {"T.use_swizzle", swizzled_}}) {
         v->setTitleVisible(false);
@@ -101,10 +104,21 @@ RasterPanel::RasterPanel(QWidget* parent) : QWidget(parent) {
     waves_->setObjectName(QStringLiteral("rasterWaves"));
     waves_->setMaximumHeight(150);
     auto* v = new QVBoxLayout(this);
+    auto* marker = new QLabel(this);
+    marker->setObjectName(QStringLiteral("rasterMarker"));
+    marker->setWordWrap(true);
     v->addLayout(top);
+    v->addWidget(marker);
     v->addWidget(summary_);
-    v->addLayout(grids, 1);
+    v->addWidget(gridBox, 1000);
     v->addWidget(waves_);
+    v->addStretch(1); // holds the rest at the top while the results are hidden under an error
+    // Summary, both orders and the waves are one result: hidden under an error.
+    state_ = new ResultState(this);
+    state_->setMarker(marker);
+    state_->addView(summary_);
+    state_->addView(gridBox);
+    state_->addView(waves_);
     for (QSpinBox* s : {gx_, gy_, panel_, sms_, perSm_})
         connect(s, &QSpinBox::valueChanged, this, [this] { refresh(); });
     connect(order_, &QComboBox::currentTextChanged, this, [this] { refresh(); });
@@ -130,6 +144,7 @@ QString RasterPanel::wavesText() const {
 }
 
 bool RasterPanel::refresh() {
+    const quint64 gen = state_->invalidate();
     const std::int64_t gx = gx_->value(), gy = gy_->value(), P = panel_->value();
     const std::int64_t resident = std::int64_t(sms_->value()) * perSm_->value();
     try {
@@ -169,11 +184,15 @@ bool RasterPanel::refresh() {
                 .arg(order_->currentText())
                 .arg(sumS / double(std::max<std::size_t>(ws.size(), 1)), 0, 'f', 1));
         error_.clear();
+        state_->publish(gen);
         return true;
     } catch (const std::exception& e) {
         error_ = QString::fromUtf8(e.what());
-        summary_->setText(
-            QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error_.toHtmlEscaped()));
+        summary_->clear();
+        waves_->clear();
+        plain_->setModel(GridModel());
+        swizzled_->setModel(GridModel());
+        state_->fail(gen, error_);
         return false;
     }
 }

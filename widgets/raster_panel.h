@@ -14,6 +14,7 @@ class QSpinBox;
 namespace tsw {
 
 class GridView;
+class ResultState;
 
 class RasterPanel : public QWidget {
     Q_OBJECT
@@ -25,6 +26,7 @@ public:
     QString errorText() const { return error_; }
     GridView* plainView() const { return plain_; }
     GridView* swizzledView() const { return swizzled_; }
+    ResultState* resultState() const { return state_; }
 
 private:
     QSpinBox *gx_, *gy_, *panel_, *sms_, *perSm_;
@@ -32,6 +34,7 @@ private:
     QPlainTextEdit* waves_;
     QLabel* summary_;
     GridView *plain_, *swizzled_;
+    ResultState* state_;
     QString error_;
 };
 

@@ -5,7 +5,11 @@
 
 #include "documentmodel.h"
 #include "mainwindow.h"
+#include "result_state.h"
 #include "trace_viewer.h"
+
+#include "tilescope/access.h"
+#include "tilescope/mapping.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -14,6 +18,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -55,6 +60,11 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     access_->setObjectName(QStringLiteral("runAccess"));
     access_->setToolTip(QStringLiteral("fragment:<T.Fragment text> | lanes:lambda t: (r, c) | "
                                        "ldmatrix:x1|x2|x4[.trans][@row,col] | stmatrix:..."));
+    fit_ = new QCheckBox(QStringLiteral("fit the layout"));
+    fit_->setObjectName(QStringLiteral("runFitAccess"));
+    fit_->setChecked(true);
+    fit_->setToolTip(QStringLiteral("Choose the access (and the dtype the layout names) to fit the "
+                                    "shared layout at each run; typing an access turns it off."));
     vector_ = new QSpinBox;
     vector_->setRange(0, 16);
     vector_->setSpecialValueText(QStringLiteral("auto"));
@@ -78,6 +88,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     row->addWidget(target_);
     row->addWidget(dtype_);
     row->addWidget(access_, 1);
+    row->addWidget(fit_);
     row->addWidget(new QLabel(QStringLiteral("vec")));
     row->addWidget(vector_);
     row->addWidget(run_);
@@ -86,6 +97,13 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     auto* row2 = new QHBoxLayout;
     row2->addWidget(progress_);
     row2->addWidget(status_, 1);
+    auto* marker = new QLabel;
+    marker->setObjectName(QStringLiteral("runMarker"));
+    marker->setWordWrap(true);
+    state_ = new ResultState(this);
+    state_->setOnError(ResultState::OnError::KeepDimmed);
+    state_->setMarker(marker);
+    state_->addView(status_);
 
     chart_ = new QChart;
     chart_->setTitle(QStringLiteral("Wavefronts per instruction: predicted vs measured; time"));
@@ -110,12 +128,14 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     v->setContentsMargins(4, 4, 4, 4);
     v->addLayout(row);
     v->addLayout(row2);
+    v->addWidget(marker);
     v->addWidget(tabs_, 1);
 
     connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(cancel_, &QPushButton::clicked, ctl_, &RunController::cancel);
     connect(settings_, &QPushButton::clicked, this, &RunPanel::openSettings);
     connect(ctl_, &RunController::started, this, [this](const QString& d) {
+        state_->publish(runGen_);
         setBusy(true);
         status_->setText(QStringLiteral("Running: %1…").arg(d));
         log_->appendPlainText(
@@ -131,6 +151,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     connect(ctl_, &RunController::failed, this, [this](const QString& m, const QString& log) {
         setBusy(false);
         status_->setText(m);
+        state_->publish(runGen_); // refused when the input changed during the run
         if (!log.isEmpty()) {
             log_->appendPlainText(QStringLiteral("---- log ----\n") + log);
             tabs_->setCurrentWidget(log_);
@@ -138,6 +159,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     });
     connect(ctl_, &RunController::finished, this, [this](const RunRecord& r) {
         setBusy(false);
+        state_->publish(runGen_);
         history_->add(r);
         QSettings s;
         history_->save(s);
@@ -146,6 +168,11 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
             tabs_->setCurrentWidget(chartView_);
         }
     });
+    connect(target_, &QComboBox::currentIndexChanged, this, &RunPanel::inputChanged);
+    connect(dtype_, &QComboBox::currentTextChanged, this, &RunPanel::inputChanged);
+    connect(access_, &QLineEdit::textChanged, this, &RunPanel::inputChanged);
+    connect(access_, &QLineEdit::textEdited, this, [this] { fit_->setChecked(false); });
+    connect(vector_, &QSpinBox::valueChanged, this, &RunPanel::inputChanged);
     connect(history_, &QAbstractItemModel::rowsInserted, this, &RunPanel::rebuildChart);
     connect(history_, &QAbstractItemModel::modelReset, this, &RunPanel::rebuildChart);
     rebuildChart();
@@ -161,7 +188,19 @@ QString RunPanel::access() const {
     return access_->text().trimmed();
 }
 void RunPanel::setAccess(const QString& a) {
+    fit_->setChecked(false);
     access_->setText(a);
+}
+bool RunPanel::fitAccess() const {
+    return fit_->isChecked();
+}
+void RunPanel::setFitAccess(bool on) {
+    fit_->setChecked(on);
+}
+void RunPanel::showFitted(const QString& access, const QString& dtype) {
+    const QSignalBlocker b1(access_), b2(dtype_);
+    access_->setText(access);
+    if (!dtype.isEmpty()) dtype_->setCurrentText(dtype);
 }
 QString RunPanel::dtype() const {
     return dtype_->currentText();
@@ -171,6 +210,20 @@ int RunPanel::vector() const {
 }
 QString RunPanel::statusText() const {
     return status_->text();
+}
+
+void RunPanel::setRunInput(const QString& describe) {
+    runFor_ = describe;
+    runGen_ = state_->generation(); // what this attempt reports belongs to the input as it is
+}
+
+void RunPanel::inputChanged() {
+    if (state_->state() == ResultState::State::Empty) return; // nothing ran yet
+    state_->setStaleText(
+        QStringLiteral("⟲ This was the run of %1; the layout or the access has changed since: "
+                       "press Run to measure what is shown now.")
+            .arg(runFor_.isEmpty() ? QStringLiteral("an earlier input") : runFor_));
+    state_->invalidateNow();
 }
 
 void RunPanel::setBusy(bool busy) {
@@ -330,15 +383,39 @@ QDockWidget* installRunUi(MainWindow* w) {
             emit ctl->failed(QStringLiteral("No layout to run: add or select one."), {});
             return;
         }
+        // Fit the access to the shared layout, as the bank panel does (a fragment, or text
+        // with an error, is left to the controller, which says what is wrong).
+        if (panel->fitAccess()) {
+            try {
+                const ts::Mapping m = ts::parseMapping(l->text);
+                if (const auto* lay = std::get_if<ts::Layout>(&m)) {
+                    std::string dtype = ts::mappingDtype(l->text);
+                    if (dtype.empty()) dtype = panel->dtype().toStdString();
+                    const ts::SharedTile tile(*lay, dtype);
+                    panel->showFitted(QString::fromStdString(ts::defaultAccess(tile)),
+                                      QString::fromStdString(dtype));
+                }
+            } catch (const std::exception&) {
+            }
+        }
         RunSpec spec;
         spec.layoutName = QString::fromStdString(l->name);
         spec.mappingText = QString::fromStdString(l->text);
         spec.dtype = panel->dtype();
         spec.access = panel->access();
         spec.vector = panel->vector();
+        panel->setRunInput(
+            QStringLiteral("«%1» with %2 (%3)").arg(spec.layoutName, spec.access, spec.dtype));
         ctl->start(panel->currentTarget(), spec);
     };
     QObject::connect(panel, &RunPanel::runRequested, w, runNow);
+    // The last run's status describes the layout it ran; any change of that input marks it.
+    DocumentModel* doc = w->document();
+    QObject::connect(doc, &DocumentModel::textChanged, panel, [doc, panel](int i) {
+        if (i == doc->active()) panel->inputChanged();
+    });
+    QObject::connect(doc, &DocumentModel::activeChanged, panel, &RunPanel::inputChanged);
+    QObject::connect(doc, &DocumentModel::documentReset, panel, &RunPanel::inputChanged);
 
     QMenu* menu = new QMenu(QStringLiteral("&Run"), w);
     menu->setObjectName(QStringLiteral("runMenu"));

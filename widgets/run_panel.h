@@ -11,6 +11,7 @@
 
 class QAction;
 class QChart;
+class QCheckBox;
 class QChartView;
 class QComboBox;
 class QDockWidget;
@@ -26,6 +27,7 @@ class QTableView;
 namespace tsw {
 
 class MainWindow;
+class ResultState;
 
 class RunPanel : public QWidget {
     Q_OBJECT
@@ -35,7 +37,12 @@ public:
     RunTarget currentTarget() const;
     void setTarget(RunTarget t);
     QString access() const;
-    void setAccess(const QString& a);
+    void setAccess(const QString& a); // an explicit access: stops fitting one to the layout
+    // "fit the layout": the access (and the dtype the layout names) are chosen at each run as the
+    // bank panel chooses them (core defaultAccess), until the user types an access.
+    bool fitAccess() const;
+    void setFitAccess(bool on);
+    void showFitted(const QString& access, const QString& dtype);
     QString dtype() const;
     int vector() const;
     QString statusText() const;
@@ -45,9 +52,15 @@ public:
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
 
+    // The last run's status belongs to its input: marked when the layout, access, dtype or
+    // target changes after it (`describe`: what the run was for, set when it starts).
+    void setRunInput(const QString& describe);
+    ResultState* resultState() const { return state_; }
+
 public slots:
     void rebuildChart();
     void openSettings();
+    void inputChanged();
 
 signals:
     void runRequested();
@@ -59,6 +72,7 @@ private:
     RunHistoryModel* history_;
     QComboBox *target_, *dtype_;
     QLineEdit* access_;
+    QCheckBox* fit_;
     QSpinBox* vector_;
     QPushButton *run_, *cancel_, *settings_;
     QProgressBar* progress_;
@@ -68,6 +82,9 @@ private:
     QChartView* chartView_;
     QTableView* table_;
     QPlainTextEdit* log_;
+    ResultState* state_;
+    QString runFor_;
+    quint64 runGen_ = 0;
 };
 
 // Adds the Run menu, a toolbar button and the Run dock to `w`; connects TileLang output to the

@@ -3,6 +3,7 @@
 
 #include "bank_overlays.h"
 #include "gridview.h"
+#include "result_state.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/mapping.h"
@@ -155,7 +156,9 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
     before_ = new GridView(this);
     after_ = new GridView(this);
     padded_ = new GridView(this);
-    auto* grids = new QHBoxLayout;
+    auto* gridBox = new QWidget(this);
+    auto* grids = new QHBoxLayout(gridBox);
+    grids->setContentsMargins(0, 0, 0, 0);
     for (auto [title, v] :
          std::initializer_list<std::pair<const char*, GridView*>>{{"before: row-major", before_},
                                                                   {"after: swizzled", after_},
@@ -193,36 +196,70 @@ SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
 
     // One row: the XOR table, then the tile before, after and padded; the verdict and the
     // colour key under them.
-    auto* xorBox = new QVBoxLayout;
-    xorBox->addWidget(xor_);
-    xorBox->addStretch(1);
-    grids->insertLayout(0, xorBox);
+    auto* xorColumn = new QVBoxLayout;
+    xorColumn->addWidget(xor_);
+    xorColumn->addStretch(1);
+    grids->insertLayout(0, xorColumn);
 
+    auto* previewMarker = new QLabel(this);
+    previewMarker->setObjectName(QStringLiteral("swizzleMarker"));
+    previewMarker->setWordWrap(true);
+    auto* searchMarker = new QLabel(this);
+    searchMarker->setObjectName(QStringLiteral("swizzleSearchMarker"));
+    searchMarker->setWordWrap(true);
+    // Everything the preview computed, as one result (hidden under an error).
+    auto* preview = new QWidget(this);
+    auto* pv = new QVBoxLayout(preview);
+    pv->setContentsMargins(0, 0, 0, 0);
+    pv->addWidget(xorCaption_);
+    pv->addWidget(gridBox);
+    pv->addWidget(legend);
+    pv->addWidget(verdict_);
     auto* v = new QVBoxLayout(this);
     v->addLayout(top);
-    v->addWidget(xorCaption_);
-    v->addLayout(grids);
-    v->addWidget(legend);
-    v->addWidget(verdict_);
+    v->addWidget(previewMarker);
+    v->addWidget(preview);
     v->addWidget(new QLabel(QStringLiteral("<b>Search</b>: cheapest layout for both patterns "
                                            "(wavefronts; ties by footprint)"),
                             this));
     v->addLayout(form);
     v->addWidget(searchBtn);
+    v->addWidget(searchMarker);
     v->addWidget(proposal_);
-    v->addWidget(results_, 1); // spare height goes to the table, not the grids
+    v->addWidget(results_, 1000); // spare height goes to the table, not the grids
+    v->addStretch(1); // holds the rest at the top while results are hidden under an error
+
+    // The XOR table, verdict and grids describe the tile above; the search table describes the
+    // tile and patterns it was run for: when those change it is marked until Search runs again.
+    preview_ = new ResultState(this);
+    preview_->setMarker(previewMarker);
+    preview_->addView(preview);
+    search_ = new ResultState(this);
+    search_->setMarker(searchMarker);
+    search_->setStaleDelayMs(0);
+    search_->setStaleText(
+        QStringLiteral("⟲ the tile or the patterns changed: press Search for results that match"));
+    search_->addView(proposal_);
+    search_->addView(results_);
 
     auto update = [this] { refresh(); };
+    auto searchInput = [this] { search_->invalidateNow(); };
     connect(rows_, &QSpinBox::valueChanged, this, update);
     connect(cols_, &QSpinBox::valueChanged, this, update);
     connect(dtype_, &QComboBox::currentTextChanged, this, update);
     connect(width_, &QComboBox::currentIndexChanged, this, update);
+    for (QSpinBox* b : {rows_, cols_})
+        connect(b, &QSpinBox::valueChanged, this, searchInput);
+    connect(dtype_, &QComboBox::currentTextChanged, this, searchInput);
+    for (QLineEdit* e : {write_, read_})
+        connect(e, &QLineEdit::textChanged, this, searchInput);
     connect(searchBtn, &QPushButton::clicked, this, [this] { runSearch(); });
     refresh();
     runSearch();
 }
 
 void SwizzlePanel::setTile(int r, int c, const QString& d) {
+    const bool changed = r != rows_->value() || c != cols_->value() || d != dtype_->currentText();
     rows_->blockSignals(true);
     cols_->blockSignals(true);
     rows_->setValue(r);
@@ -230,6 +267,7 @@ void SwizzlePanel::setTile(int r, int c, const QString& d) {
     rows_->blockSignals(false);
     cols_->blockSignals(false);
     dtype_->setCurrentText(d);
+    if (changed) search_->invalidateNow();
     refresh();
 }
 
@@ -251,6 +289,17 @@ QString SwizzlePanel::searchText() const {
 }
 
 bool SwizzlePanel::refresh() {
+    const quint64 gen = preview_->invalidate();
+    auto fail = [&](const QString& e) {
+        error_ = e;
+        xor_->clear();
+        xorCaption_->clear();
+        verdict_->clear();
+        for (GridView* g : {before_, after_, padded_})
+            g->setModel(GridModel());
+        preview_->fail(gen, e);
+        return false;
+    };
     const std::string dtype = dtype_->currentText().toStdString();
     const int bytes = width_->currentIndex() == 0 ? 32 : width_->currentIndex() == 1 ? 64 : 128;
     const std::int64_t R = rows_->value(), C = cols_->value();
@@ -286,11 +335,15 @@ bool SwizzlePanel::refresh() {
                 .arg(t.elements_per_chunk)
                 .arg(t.columns));
     } catch (const std::exception& e) {
-        error_ = QString::fromUtf8(e.what());
-        xorCaption_->setText(error_);
-        return false;
+        return fail(QString::fromUtf8(e.what()));
     }
-    std::vector<ts::SwizzleCandidate> cands = ts::swizzleCandidates(R, C, dtype);
+    std::vector<ts::SwizzleCandidate> cands;
+    try {
+        cands = ts::swizzleCandidates(R, C, dtype);
+    } catch (const std::exception& e) {
+        return fail(QString::fromUtf8(e.what()));
+    }
+    if (cands.empty()) return fail(QStringLiteral("no layout candidates for this tile"));
     auto find = [&](const std::string& name) -> const ts::SwizzleCandidate& {
         for (const auto& c : cands)
             if (c.name == name) return c;
@@ -334,14 +387,16 @@ bool SwizzlePanel::refresh() {
         verdict += QStringLiteral("<br><i>Cells are coloured by the bank of their first byte; "
                                   "thin lines: 16-byte chunks.</i>");
     } catch (const std::exception& e) {
-        verdict = QString::fromUtf8(e.what()).toHtmlEscaped();
+        return fail(QString::fromUtf8(e.what()));
     }
     verdict_->setText(verdict);
     error_.clear();
+    preview_->publish(gen);
     return true;
 }
 
 bool SwizzlePanel::runSearch() {
+    const quint64 gen = search_->invalidate();
     const std::string dtype = dtype_->currentText().toStdString();
     ts::SwizzleSearch s;
     try {
@@ -349,7 +404,9 @@ bool SwizzlePanel::runSearch() {
                               read_->text().toStdString());
     } catch (const std::exception& e) {
         error_ = QString::fromUtf8(e.what());
-        proposal_->setText(error_.toHtmlEscaped());
+        proposal_->clear();
+        results_->setRowCount(0);
+        search_->fail(gen, error_);
         return false;
     }
     results_->setRowCount(int(s.candidates.size()));
@@ -384,6 +441,7 @@ bool SwizzlePanel::runSearch() {
         }
     }
     results_->resizeColumnsToContents();
+    search_->publish(gen);
     if (s.best < 0) {
         proposal_->setText(QStringLiteral("No candidate serves both patterns."));
         return true;

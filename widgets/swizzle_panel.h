@@ -16,6 +16,7 @@ class QTableWidget;
 namespace tsw {
 
 class GridView;
+class ResultState;
 
 class SwizzlePanel : public QWidget {
     Q_OBJECT
@@ -35,6 +36,8 @@ public:
     GridView* beforeView() const { return before_; }
     GridView* afterView() const { return after_; }
     GridView* paddedView() const { return padded_; }
+    ResultState* previewState() const { return preview_; }
+    ResultState* searchState() const { return search_; }
 
 private:
     QSpinBox *rows_, *cols_;
@@ -43,6 +46,7 @@ private:
     QTableWidget *xor_, *results_;
     QLabel *verdict_, *proposal_, *xorCaption_;
     GridView *before_, *after_, *padded_;
+    ResultState *preview_, *search_;
     QString error_;
 };
 

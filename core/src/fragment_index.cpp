@@ -38,6 +38,27 @@ struct Piece {
     std::int64_t lo, hi; // digit = x // lo % (hi / lo)
 };
 
+// Thrown by the comparison sink to stop at the first differing cell.
+struct Differs {};
+
+// Whether `a` and `b` give the same thread at every cell of `shape` for every replica. Both run
+// in one pass, batch by batch, and the pass stops at the first difference: nothing is stored,
+// so a 1024 x 1024 map with 32 replicas costs no memory, and a used piece is usually found
+// within the first batch.
+bool sameThreads(const Shape& shape, const Expr& a, const Expr& b, std::int64_t replicate) {
+    try {
+        for (std::int64_t r = 0; r < replicate; ++r)
+            detail::forEachBatch(shape, {a, b}, r,
+                                 [](std::int64_t, std::size_t n, const auto& outs) {
+                                     if (!std::equal(outs[0], outs[0] + n, outs[1]))
+                                         throw Differs{};
+                                 });
+    } catch (const Differs&) {
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 Expr inferFragmentIndex(const Shape& shape, const Expr& thread, std::int64_t replicate) {
@@ -57,16 +78,11 @@ Fragment Fragment::condenseRepVar() const {
     for (std::int64_t p : pts)
         if (p > 1 && p < replicate_ && p % cuts.back() == 0) cuts.push_back(p);
     cuts.push_back(replicate_);
-    auto threadsFor = [&](const Expr& th) {
-        std::vector<std::int64_t> values;
-        for (std::int64_t r = 0; r < replicate_; ++r)
-            detail::forEachBatch(input_, {th}, r,
-                                 [&](std::int64_t, std::size_t n, const auto& outs) {
-                                     values.insert(values.end(), outs[0], outs[0] + n);
-                                 });
-        return values;
-    };
-    const auto base = threadsFor(thread_);
+    // A replica piece is used when changing its digit changes the thread of some cell; a map
+    // that does not mention the replica uses none (no evaluation needed).
+    std::set<std::string> used;
+    collectVars(thread_, used);
+    const bool repMentioned = used.count(kRepVar) > 0;
     Expr rep = var(kRepVar);
     Expr oldRep = constant(0);
     std::int64_t stride = 1;
@@ -79,7 +95,8 @@ Fragment Fragment::condenseRepVar() const {
         Expr probe = substitute(thread_, [&](const std::string& n) -> Expr {
             return n == kRepVar ? rep - digit * p.lo : nullptr;
         });
-        if (threadsFor(probe) == base) continue; // unused replica bits vanish
+        // Unused replica bits vanish.
+        if (!repMentioned || sameThreads(input_, thread_, probe, replicate_)) continue;
         const std::int64_t ext = p.hi / p.lo;
         Expr newDigit = stride == 1 ? floormod(rep, ext) : floormod(floordiv(rep, stride), ext);
         oldRep = oldRep + newDigit * p.lo;

@@ -14,19 +14,18 @@ std::string exprList(const std::vector<Expr>& v, bool tupleStyle) {
 
 } // namespace
 
-std::string tilelangRepr(const Mapping& m) {
-    if (const Layout* l = std::get_if<Layout>(&m)) {
-        std::string s = "Layout(" + formatShape(l->inputShape(), true) + " -> " +
-                        formatShape(l->outputShape(), true) + ", transform: ";
-        std::vector<Expr> vars;
-        for (std::size_t k = 0; k < l->inputShape().size(); ++k)
-            vars.push_back(var(placeholderName(k)));
-        s += exprList(vars, true) + " -> ";
-        s += l->isTabulated() ? std::string("<table>") : exprList(l->forward(), true);
-        return s + ")";
-    }
-    const Fragment& f = std::get<Fragment>(m);
-    FragmentTable t = f.evaluate();
+std::string tilelangRepr(const Layout& l, const LayoutTable& t) {
+    std::string s = "Layout(" + formatShape(l.inputShape(), true) + " -> " +
+                    formatShape(t.outputShape, true) + ", transform: ";
+    std::vector<Expr> vars;
+    for (std::size_t k = 0; k < l.inputShape().size(); ++k)
+        vars.push_back(var(placeholderName(k)));
+    s += exprList(vars, true) + " -> ";
+    s += l.isTabulated() ? std::string("<table>") : exprList(l.forward(), true);
+    return s + ")";
+}
+
+std::string tilelangRepr(const Fragment& f, const FragmentTable& t) {
     std::string s = "Fragment(" + formatShape(f.inputShape(), true) + " -> " +
                     formatShape(t.localShape, true) +
                     ", replicate: " + std::to_string(f.replicate()) +
@@ -37,6 +36,12 @@ std::string tilelangRepr(const Mapping& m) {
         s += ", thread_range: I.Range(" + std::to_string(r->first) + ", " +
              std::to_string(r->second) + ")";
     return s + ")";
+}
+
+std::string tilelangRepr(const Mapping& m) {
+    if (const Layout* l = std::get_if<Layout>(&m)) return tilelangRepr(*l, l->evaluate());
+    const Fragment& f = std::get<Fragment>(m);
+    return tilelangRepr(f, f.evaluate());
 }
 
 std::string visualizationBlock(const std::string& name, const Fragment& f) {

@@ -102,6 +102,13 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
 SharedAccess matrixAccess(const SharedTile& tile, const std::string& spec, bool store,
                           const AccessOptions& opt = {});
 
+// An access pattern that fits the tile, for a panel that has to show something before the user
+// chooses: `ldmatrix:x4` (the mma operand load) when the tile has 16-bit elements and at least
+// 16 x 16 of them, `ldmatrix:x1` (eight 16-byte rows: what a swizzle is for) when it has 8 x 8,
+// otherwise one element per lane in row-major order (`lanes:...`, wrapping over tiles smaller
+// than a warp). `why` receives one line saying which and why.
+std::string defaultAccess(const SharedTile& tile, std::string* why = nullptr);
+
 // Per logical cell (row-major): the first instruction touching it (-1: none) and its wavefronts.
 struct CellHeat {
     std::vector<int> instruction;

@@ -137,6 +137,10 @@ Expr inferFragmentIndex(const Shape& inputShape, const Expr& thread, std::int64_
 
 // TileLang's DebugOutput repr, e.g. `Fragment((32, 32) -> (8,), replicate: 1, thread: 128, ...)`.
 std::string tilelangRepr(const Mapping& m);
+// The same from tables already evaluated (the repr's extents come from them), so that a caller
+// holding the table does not evaluate the whole mapping a second time.
+std::string tilelangRepr(const Fragment& f, const FragmentTable& t);
+std::string tilelangRepr(const Layout& l, const LayoutTable& t);
 // The layout-visualization pass block (`NAME inferred layout:` / Shape / Thread / Index /
 // Replicate).
 std::string visualizationBlock(const std::string& name, const Fragment& f);

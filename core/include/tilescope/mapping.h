@@ -38,4 +38,14 @@ LambdaExprs parseLambda(std::string_view text);
 // TileLang code that rebuilds the mapping (what "copy as TileLang" puts on the clipboard).
 std::string toTileLangCode(const Mapping& m);
 
+// A canonical form of the text's syntax tree: two texts with the same key differ only in
+// comments, spaces and line breaks, so they denote the same mapping (an editor need not
+// evaluate again for a keystroke in a comment); CuTe and Triton text are keyed by the text
+// itself. Throws ParseError on a syntax error.
+std::string mappingSyntaxKey(std::string_view text);
+
+// The element type the text names (a string argument such as "float16" or dtype="bfloat16"),
+// when it names exactly one known dtype; empty otherwise. A syntax error gives empty.
+std::string mappingDtype(std::string_view text);
+
 } // namespace ts
