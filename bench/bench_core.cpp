@@ -39,7 +39,31 @@ void BM_EvaluateFragment(benchmark::State& state) {
         benchmark::DoNotOptimize(f.evaluate());
     state.SetItemsProcessed(state.iterations() * n * n);
 }
-BENCHMARK(BM_EvaluateFragment)->Arg(128)->Arg(1024)->Unit(benchmark::kMillisecond);
+// Above 2^20 cells the evaluation runs on every core: read the wall-clock "Time" column there.
+BENCHMARK(BM_EvaluateFragment)
+    ->Arg(128)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Arg(4096)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// A layout with a term mixing both coordinates (an XOR swizzle), so every cell runs the
+// compiled program rather than only the tabulated sums.
+void BM_EvaluateXorLayout(benchmark::State& state) {
+    const auto n = state.range(0);
+    ts::Mapping m = ts::parseMapping("T.Layout([" + std::to_string(n) + ", " + std::to_string(n) +
+                                     "], lambda i, j: (i, j ^ (i % 8) * 8))");
+    const auto& l = std::get<ts::Layout>(m);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(l.evaluate());
+    state.SetItemsProcessed(state.iterations() * n * n);
+}
+BENCHMARK(BM_EvaluateXorLayout)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 void BM_EvaluateSwizzle128(benchmark::State& state) {
     ts::Mapping m = ts::parseMapping("make_full_bank_swizzled_layout((128, 64), \"float16\")");

@@ -1,15 +1,20 @@
 #include "gridrenderer.h"
 
 #include "grid_overview.h"
+#include "grid_svg.h"
+#include "png_fast.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QFontMetricsF>
+#include <QHash>
 #include <QPageSize>
 #include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QStaticText>
 #include <QSvgGenerator>
 #include <cmath>
 #include <cstring>
@@ -192,6 +197,18 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
         e.insert(e.end(), m.begin(), m.end());
     }
     const int k = overviewBlockAt(scale);
+    if (style_.legendInScene && !model_.isEmpty() && k <= 1) {
+        // An export too small for its labels says so, rather than silently dropping them.
+        double f[2];
+        bool compact = false;
+        labelFonts(scale, f, &compact);
+        if (f[0] < style_.minLabelPx)
+            e.push_back({QColor(Qt::transparent),
+                         QStringLiteral("labels omitted: cells of %1 px are too small for them "
+                                        "(they need %2 px)")
+                             .arg(style_.cell * scale, 0, 'g', 3)
+                             .arg(labelCellPx() * scale, 0, 'g', 3)});
+    }
     if (k > 1 && !model_.isEmpty()) {
         // Below a pixel per cell the colours summarise blocks: say how, with the group colours.
         const QString rule =
@@ -310,7 +327,7 @@ void GridRenderer::paint(QPainter& p, const QRectF& deviceRect, QPointF origin,
         if (style_.cell * scale < 10.0 && p.paintEngine()->type() != QPaintEngine::SVG &&
             p.paintEngine()->type() != QPaintEngine::Pdf)
             paintLowDetail(p, cells);
-        else
+        else if (!cellsDrawnElsewhere_)
             paintCells(p, cells);
         for (const auto& o : overlays_)
             o->paint(p, *this, cells);
@@ -421,6 +438,38 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
     p.restore();
 }
 
+void GridRenderer::labelFonts(double scale, double* f, bool* compact) const {
+    const int lines = model_.labelLines();
+    const double cell = style_.cell;
+    f[0] = f[1] = 0;
+    for (int l = 0; l < lines; ++l) {
+        const double byWidth = cell * 0.94 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
+        f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.45), byWidth) * scale;
+    }
+    // Too small for a comfortable full thread list of a replicated cell: its compact form (a
+    // list in a 6-pixel font is there but unreadable).
+    *compact = false;
+    if (lines == 2 && f[0] < 9.0 && model_.maxCompactChars() > 0) {
+        const double byWidth = cell * 0.94 / (model_.maxCompactChars() * 0.60);
+        const double fc = std::min(cell * 0.30, byWidth) * scale;
+        if (fc > f[0]) {
+            f[0] = fc;
+            *compact = true;
+        }
+    }
+    if (lines == 2) f[1] = std::min(f[1], f[0] * 1.05);
+}
+
+double GridRenderer::labelCellPx() const {
+    // Label fonts grow linearly with the cell: solve for the size where the first line reaches
+    // the smallest legible font.
+    if (model_.isEmpty() || style_.cell <= 0) return 0;
+    double f[2];
+    bool compact = false;
+    labelFonts(1.0, f, &compact);
+    return f[0] > 0 ? std::ceil(style_.cell * style_.minLabelPx / f[0]) : 0;
+}
+
 void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     const double cellPx = style_.cell * scale_;
     const double gap = cellPx >= 10 ? 1.0 : 0.0;
@@ -445,26 +494,27 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     }
     // Labels, only where legible.
     const int lines = model_.labelLines();
-    const double cell = style_.cell;
-    double f[2] = {0, 0};
-    for (int l = 0; l < lines; ++l) {
-        const double byWidth = cell * 0.94 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
-        f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.45), byWidth) * scale_;
-    }
-    // Too small for a comfortable full thread list of a replicated cell: its compact form (a
-    // list in a 6-pixel font is there but unreadable).
     bool compact = false;
-    if (lines == 2 && f[0] < 9.0 && model_.maxCompactChars() > 0) {
-        const double byWidth = cell * 0.94 / (model_.maxCompactChars() * 0.60);
-        const double fc = std::min(cell * 0.30, byWidth) * scale_;
-        if (fc > f[0]) {
-            f[0] = fc;
-            compact = true;
-        }
-    }
-    if (lines == 2) f[1] = std::min(f[1], f[0] * 1.05);
+    double f[2] = {0, 0};
+    labelFonts(scale_, f, &compact);
     QFont fonts[2] = {fontPx(style_.fontFamily, f[0]), fontPx(style_.fontFamily, f[1])};
     const bool drawLabels = f[0] >= style_.minLabelPx;
+    // Labels repeat (a thread owns many cells): each distinct text is laid out once per font
+    // and then only positioned, which is several times cheaper than drawText's layout per call.
+    QHash<QString, QStaticText> laidOut[2];
+    auto centred = [&](int font, const QRectF& r, const QString& text) {
+        auto it = laidOut[font].find(text);
+        if (it == laidOut[font].end()) {
+            QStaticText st(text);
+            st.setTextFormat(Qt::PlainText);
+            st.setPerformanceHint(QStaticText::AggressiveCaching);
+            st.prepare(p.transform(), fonts[font]);
+            it = laidOut[font].insert(text, st);
+        }
+        const QSizeF sz = it->size();
+        p.drawStaticText(QPointF(r.center().x() - sz.width() / 2, r.center().y() - sz.height() / 2),
+                         *it);
+    };
     const QColor light(255, 255, 255), dark(0x1d, 0x21, 0x27), dim(0x1d, 0x21, 0x27, 110);
     for (int r = cells.top(); r < cells.top() + cells.height(); ++r) {
         if (stopAt(r, 1)) return;
@@ -479,19 +529,20 @@ void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
                 p.setPen(ink);
                 if (lines == 2) {
                     p.setFont(fonts[0]);
-                    p.drawText(
+                    centred(
+                        0,
                         QRectF(d.left(), d.top() + d.height() * 0.10, d.width(), d.height() * 0.42),
-                        Qt::AlignCenter,
                         compact ? model_.compactLabel(r, c) : model_.label(r, c, 0));
                     if (f[1] >= style_.minLabelPx) {
                         p.setFont(fonts[1]);
-                        p.drawText(QRectF(d.left(), d.top() + d.height() * 0.50, d.width(),
-                                          d.height() * 0.40),
-                                   Qt::AlignCenter, model_.label(r, c, 1));
+                        centred(1,
+                                QRectF(d.left(), d.top() + d.height() * 0.50, d.width(),
+                                       d.height() * 0.40),
+                                model_.label(r, c, 1));
                     }
                 } else {
                     p.setFont(fonts[0]);
-                    p.drawText(d, Qt::AlignCenter, model_.label(r, c, 0));
+                    centred(0, d, model_.label(r, c, 0));
                 }
             }
             if (hl && cellPx >= 4) {
@@ -648,38 +699,56 @@ bool GridRenderer::exportFile(const QString& path, QString* error, double scale,
         ExportFile f(path, progress);
         if (!f.open(QIODevice::WriteOnly))
             return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
-        // Light compression: large grids encode several times faster, files grow ~20%.
-        const bool written = img.save(&f, ext.toUpper().toLatin1().constData(),
-                                      ext == QLatin1String("png") ? 80 : -1);
+        QString why;
+        const bool written = ext == QLatin1String("png")
+                                 ? writeFastPng(img, &f, &why)
+                                 : img.save(&f, ext.toUpper().toLatin1().constData());
         if (wasCancelled(progress)) {
             f.cancelWriting();
             return fail(cancelled());
         }
-        if (!written || !f.commit()) return fail(QStringLiteral("cannot write image %1").arg(path));
+        if (!written || !f.commit())
+            return fail(why.isEmpty() ? QStringLiteral("cannot write image %1").arg(path) : why);
         return true;
     }
     if (ext == QLatin1String("svg")) {
+        // Title, numbers, legend and overlays through QSvgGenerator; the cells (nearly all of
+        // the file) written compactly by gridCellsSvg, below everything else. Diff marks are
+        // rare and go the QPainter way.
         const QSizeF s = sceneSize() * scale;
-        ExportFile f(path, progress);
-        if (!f.open(QIODevice::WriteOnly))
-            return fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        QBuffer buf;
+        buf.open(QIODevice::WriteOnly);
         QSvgGenerator gen;
-        gen.setOutputDevice(&f);
+        gen.setOutputDevice(&buf);
         gen.setSize(s.toSize());
         gen.setViewBox(QRectF(QPointF(0, 0), s));
         gen.setTitle(model_.title());
         gen.setDescription(QStringLiteral("Tilescope grid export"));
+        const bool compactCells = !model_.hasMarks();
         QPainter p;
         if (!p.begin(&gen)) return fail(QStringLiteral("cannot write SVG %1").arg(path));
         progress_ = progress;
+        cellsDrawnElsewhere_ = compactCells;
         paint(p, QRectF(QPointF(0, 0), s), QPointF(0, 0), scale);
+        cellsDrawnElsewhere_ = false;
         progress_ = nullptr;
         p.end();
-        if (wasCancelled(progress)) {
-            f.cancelWriting();
-            return fail(cancelled());
+        if (wasCancelled(progress)) return fail(cancelled());
+        QByteArray doc = buf.data();
+        if (compactCells) {
+            qsizetype at = doc.indexOf("</defs>");
+            at = at >= 0 ? at + 7 : doc.indexOf('>', doc.indexOf("<svg")) + 1;
+            if (at <= 0) return fail(QStringLiteral("cannot write SVG %1").arg(path));
+            doc.insert(at, "\n" + gridCellsSvg(*this, scale));
         }
-        if (f.size() == 0 || !f.commit()) return fail(QStringLiteral("cannot write %1").arg(path));
+        ExportFile f(path, progress);
+        if (!f.open(QIODevice::WriteOnly) || f.write(doc) != doc.size()) {
+            f.cancelWriting();
+            return wasCancelled(progress)
+                       ? fail(cancelled())
+                       : fail(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        }
+        if (!f.commit()) return fail(QStringLiteral("cannot write %1").arg(path));
         return true;
     }
     if (ext == QLatin1String("pdf")) {

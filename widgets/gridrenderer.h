@@ -139,6 +139,11 @@ public:
     bool overviewGroupsAt(double scale) const;
 
     QRgb effectiveColor(int row, int col) const;
+    // The smallest cell (scene units at scale 1) whose labels are drawn (Style::minLabelPx).
+    double labelCellPx() const;
+    // Label font sizes (device px) of the two lines at `scale` (f[2]); *compact: the first line
+    // uses the compact form. Labels are drawn when f[0] >= Style::minLabelPx.
+    void labelFonts(double scale, double* f, bool* compact) const;
 
     // Whole-scene export; format from the extension (png, jpg, svg, pdf, txt, tsv).
     // PNG size = ceil(sceneSize * scale); cell sizes (not the title, numbers or legend) are
@@ -168,6 +173,7 @@ private:
     std::optional<QPoint> hover_;
     std::shared_ptr<const CellColorOverlay> colorOverlay_;
     std::vector<std::shared_ptr<const GridOverlay>> overlays_;
+    mutable bool cellsDrawnElsewhere_ = false; // SVG export: cells come from grid_svg.h
     mutable QPointF origin_;
     mutable double scale_ = 1;
     mutable QImage lowDetail_; // one pixel per cell, effective colours

@@ -207,29 +207,39 @@ LayoutTable Layout::evaluate() const {
         t.out = *table_;
     } else {
         const std::size_t R = t.outRank;
+        // Over ~1M cells the work is split across the cores; each chunk writes its own part of
+        // the presized table and keeps its own extents.
+        const std::size_t chunks = detail::parallelChunks(cells);
         detail::reserveHuge(t.out, static_cast<std::size_t>(cells) * R);
         // One output: values go straight into the table, which grows a batch at a time (the
         // zero-fill of a batch is in cache; a whole-table fill would be a second pass).
         auto place = [&](std::int64_t first, std::size_t n, std::vector<std::int64_t*>& o) {
             if (R != 1) return false;
-            t.out.resize(static_cast<std::size_t>(first) + n);
+            if (chunks == 1) t.out.resize(static_cast<std::size_t>(first) + n);
             o[0] = t.out.data() + first;
             return true;
         };
-        if (R != 1) t.out.resize(static_cast<std::size_t>(cells) * R);
+        if (R != 1 || chunks > 1) t.out.resize(static_cast<std::size_t>(cells) * R);
         // Extents are taken per output while each batch is contiguous and in cache (or come
         // free from the tabulated terms); a strided pass over the table afterwards cost more.
-        std::vector<std::int64_t> lo(R, 0), hi(R, -1);
+        std::vector<std::vector<std::int64_t>> clo(chunks, std::vector<std::int64_t>(R, 0)),
+            chi(chunks, std::vector<std::int64_t>(R, -1));
         detail::Bounds bounds;
-        forEachBatch(
-            input_, forward_, 0,
-            [&](std::int64_t first, std::size_t n, const auto& outs) {
+        detail::forEachBatchChunked(
+            input_, forward_, 0, chunks,
+            [&](std::size_t c, std::int64_t first, std::size_t n, const auto& outs) {
                 if (bounds.empty())
                     for (std::size_t k = 0; k < R; ++k)
-                        widen(outs[k], n, lo[k], hi[k]);
+                        widen(outs[k], n, clo[c][k], chi[c][k]);
                 if (R != 1) interleave(t.out.data() + first * std::int64_t(R), outs, n);
             },
             place, &bounds);
+        std::vector<std::int64_t> lo(R, 0), hi(R, -1);
+        for (std::size_t c = 0; c < chunks; ++c)
+            for (std::size_t k = 0; k < R; ++k) {
+                lo[k] = std::min(lo[k], clo[c][k]);
+                hi[k] = std::max(hi[k], chi[c][k]);
+            }
         for (std::size_t k = 0; k < bounds.size(); ++k) {
             lo[k] = std::min<std::int64_t>(0, bounds[k].first);
             hi[k] = std::max<std::int64_t>(-1, bounds[k].second);
@@ -393,39 +403,49 @@ FragmentTable Fragment::evaluate() const {
     const std::int64_t R = replicate_;
     detail::reserveHuge(t.threads, static_cast<std::size_t>(cells * R));
     detail::reserveHuge(t.local, static_cast<std::size_t>(cells) * L);
-    if (R > 1) t.threads.resize(static_cast<std::size_t>(cells * R));
+    // Over ~1M cells the work is split across the cores: the tables are presized, each chunk
+    // writes its own part and keeps its own extents.
+    const std::size_t chunks = detail::parallelChunks(cells);
+    const bool parallel = chunks > 1;
+    if (R > 1 || parallel) t.threads.resize(static_cast<std::size_t>(cells * R));
+    if (parallel) t.local.resize(static_cast<std::size_t>(cells) * L);
     // Replica 0 evaluates index and thread in one pass (shared subterms compile once); extents
     // are taken while each batch is still in cache.
     std::vector<Expr> first = index_;
     first.push_back(thread_);
-    std::vector<std::int64_t> lo(L + 1, 0), hi(L + 1, -1);
-    auto track = [&](std::size_t k, const std::int64_t* v, std::size_t n) {
-        widen(v, n, lo[k], hi[k]);
-    };
+    std::vector<std::vector<std::int64_t>> clo(chunks, std::vector<std::int64_t>(L + 1, 0)),
+        chi(chunks, std::vector<std::int64_t>(L + 1, -1));
     // One index and no replicas: values go straight into the tables, grown a batch at a time.
     const bool direct = L == 1 && R == 1;
     auto place = [&](std::int64_t firstCell, std::size_t n, std::vector<std::int64_t*>& o) {
         if (!direct) return false;
-        t.local.resize(static_cast<std::size_t>(firstCell) + n);
-        t.threads.resize(static_cast<std::size_t>(firstCell) + n);
+        if (!parallel) {
+            t.local.resize(static_cast<std::size_t>(firstCell) + n);
+            t.threads.resize(static_cast<std::size_t>(firstCell) + n);
+        }
         o[0] = t.local.data() + firstCell;
         o[1] = t.threads.data() + firstCell;
         return true;
     };
     detail::Bounds bounds;
-    auto sink = [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
+    auto sink = [&](std::size_t c, std::int64_t firstCell, std::size_t n, const auto& outs) {
         if (bounds.empty())
             for (std::size_t k = 0; k <= L; ++k)
-                track(k, outs[k], n);
+                widen(outs[k], n, clo[c][k], chi[c][k]);
         if (direct) return;
-        if (L == 1) {
+        if (parallel) {
+            std::int64_t* loc = t.local.data() + firstCell * std::int64_t(L);
+            for (std::size_t p = 0; p < n; ++p)
+                for (std::size_t k = 0; k < L; ++k)
+                    loc[p * L + k] = outs[k][p];
+        } else if (L == 1) {
             t.local.insert(t.local.end(), outs[0], outs[0] + n);
         } else {
             for (std::size_t p = 0; p < n; ++p)
                 for (std::size_t k = 0; k < L; ++k)
                     t.local.push_back(outs[k][p]);
         }
-        if (R == 1) {
+        if (R == 1 && !parallel) {
             t.threads.insert(t.threads.end(), outs[L], outs[L] + n);
         } else {
             std::int64_t* dst = t.threads.data() + firstCell * R;
@@ -433,19 +453,26 @@ FragmentTable Fragment::evaluate() const {
                 dst[static_cast<std::int64_t>(p) * R] = outs[L][p];
         }
     };
-    forEachBatch(input_, first, 0, sink, place, &bounds);
+    detail::forEachBatchChunked(input_, first, 0, chunks, sink, place, &bounds);
+    for (std::int64_t r = 1; r < R; ++r)
+        detail::forEachBatchChunked(
+            input_, {thread_}, r, chunks,
+            [&](std::size_t c, std::int64_t firstCell, std::size_t n, const auto& outs) {
+                widen(outs[0], n, clo[c][L], chi[c][L]);
+                std::int64_t* dst = t.threads.data() + firstCell * R + r;
+                for (std::size_t p = 0; p < n; ++p)
+                    dst[static_cast<std::int64_t>(p) * R] = outs[0][p];
+            });
+    std::vector<std::int64_t> lo(L + 1, 0), hi(L + 1, -1);
+    for (std::size_t c = 0; c < chunks; ++c)
+        for (std::size_t k = 0; k <= L; ++k) {
+            lo[k] = std::min(lo[k], clo[c][k]);
+            hi[k] = std::max(hi[k], chi[c][k]);
+        }
     for (std::size_t k = 0; k < bounds.size(); ++k) {
         lo[k] = std::min(lo[k], bounds[k].first);
         hi[k] = std::max(hi[k], bounds[k].second);
     }
-    for (std::int64_t r = 1; r < R; ++r)
-        forEachBatch(input_, {thread_}, r,
-                     [&](std::int64_t firstCell, std::size_t n, const auto& outs) {
-                         track(L, outs[0], n);
-                         std::int64_t* dst = t.threads.data() + firstCell * R + r;
-                         for (std::size_t p = 0; p < n; ++p)
-                             dst[static_cast<std::int64_t>(p) * R] = outs[0][p];
-                     });
     // Negative values are errors: find the first one for the message.
     if (lo[L] < 0) extentsOf(t.threads, 1, "thread");
     for (std::size_t k = 0; k < L; ++k)

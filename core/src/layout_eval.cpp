@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <exception>
 #include <set>
+#include <thread>
 
 namespace ts::detail {
 
@@ -163,8 +165,27 @@ TS_CLONES void addSpan(std::int64_t* __restrict d, const std::int64_t* __restric
 
 } // namespace
 
+std::size_t parallelChunks(std::int64_t cells) {
+    // Below ~1M cells a thread's start-up and the split cost more than the work saves.
+    if (cells < kParallelCells) return 1;
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<std::size_t>(
+        std::min<std::int64_t>(hw, (cells + kParallelCells / 2 - 1) / (kParallelCells / 2)));
+}
+
 void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
                   const BatchSink& sink, const BatchPlace& place, Bounds* bounds) {
+    forEachBatchChunked(
+        shape, exprs, rep, 1,
+        [&](std::size_t, std::int64_t first, std::size_t n, const auto& outs) {
+            sink(first, n, outs);
+        },
+        place, bounds);
+}
+
+void forEachBatchChunked(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
+                         std::size_t chunks, const ChunkSink& sink, const BatchPlace& place,
+                         Bounds* bounds) {
     const std::size_t rank = shape.size();
     const std::size_t outs = exprs.size();
     const std::int64_t total = cellCount(shape);
@@ -182,90 +203,126 @@ void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64
         if (!perCell && total > 0) boundsOfSum(tables, shape, outs, *bounds);
     }
 
-    // The per-cell program: everything, or only the mixed terms.
+    // The per-cell program: everything, or only the mixed terms. Program::run is const and
+    // keeps its scratch per thread, so the chunks share it.
     Shape extents = shape;
     extents.push_back(rep + 1);
     std::optional<Program> prog;
     if (perCell) prog.emplace(split ? orZero(sep.mixed) : exprs, placeholders(rank, true), extents);
 
-    std::vector<std::vector<std::int64_t>> in(rank + 1, std::vector<std::int64_t>(B));
-    std::fill(in[rank].begin(), in[rank].end(), rep);
-    std::vector<std::vector<std::int64_t>> out(outs, std::vector<std::int64_t>(B));
-    std::vector<const std::int64_t*> inPtr(rank + 1);
-    std::vector<std::int64_t*> outPtr(outs);
-    std::vector<const std::int64_t*> outConst(outs);
-    for (std::size_t k = 0; k <= rank; ++k)
-        inPtr[k] = in[k].data();
+    // Cells [begin, end) in batches; begin is a multiple of the batch size.
+    auto runRange = [&](std::size_t chunk, std::int64_t begin, std::int64_t end) {
+        std::vector<std::vector<std::int64_t>> in(rank + 1, std::vector<std::int64_t>(B));
+        std::fill(in[rank].begin(), in[rank].end(), rep);
+        std::vector<std::vector<std::int64_t>> out(outs, std::vector<std::int64_t>(B));
+        std::vector<const std::int64_t*> inPtr(rank + 1);
+        std::vector<std::int64_t*> outPtr(outs);
+        std::vector<const std::int64_t*> outConst(outs);
+        for (std::size_t k = 0; k <= rank; ++k)
+            inPtr[k] = in[k].data();
 
-    struct Span {
-        std::size_t p, n;
-        std::int64_t start; // last coordinate at p
-    };
-    std::vector<Span> spans;
-    std::vector<std::int64_t> bases; // [span * outs + o]: the outer coordinates' tabulated sum
-    std::vector<std::int64_t> coord(std::max<std::size_t>(rank, 1), 0); // [0] unused at rank 0
-    for (std::int64_t first = 0; first < total; first += static_cast<std::int64_t>(B)) {
-        const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(B, total - first));
-        spans.clear();
-        bases.clear();
-        // Odometer over the row-major coordinates; the last dimension runs in straight spans.
-        for (std::size_t p = 0; p < n;) {
-            const std::int64_t last = rank ? shape[rank - 1] : 1;
-            const std::int64_t start = rank ? coord[rank - 1] : 0;
-            const std::size_t span = static_cast<std::size_t>(
-                std::min<std::int64_t>(last - start, static_cast<std::int64_t>(n - p)));
+        struct Span {
+            std::size_t p, n;
+            std::int64_t start; // last coordinate at p
+        };
+        std::vector<Span> spans;
+        std::vector<std::int64_t> bases; // [span * outs + o]: the outer coordinates' tabulated sum
+        std::vector<std::int64_t> coord(std::max<std::size_t>(rank, 1), 0); // [0] unused at rank 0
+        if (rank) {
+            const std::vector<std::int64_t> c0 = unflatten(begin, shape);
+            std::copy(c0.begin(), c0.end(), coord.begin());
+        }
+        for (std::int64_t first = begin; first < end; first += static_cast<std::int64_t>(B)) {
+            const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(B, end - first));
+            spans.clear();
+            bases.clear();
+            // Odometer over the row-major coordinates; the last dimension runs in straight spans.
+            for (std::size_t p = 0; p < n;) {
+                const std::int64_t last = rank ? shape[rank - 1] : 1;
+                const std::int64_t start = rank ? coord[rank - 1] : 0;
+                const std::size_t span = static_cast<std::size_t>(
+                    std::min<std::int64_t>(last - start, static_cast<std::int64_t>(n - p)));
+                if (perCell) {
+                    for (std::size_t k = 0; k + 1 < rank; ++k)
+                        std::fill_n(in[k].data() + p, span, coord[k]);
+                    if (rank)
+                        for (std::size_t q = 0; q < span; ++q)
+                            in[rank - 1][p + q] = start + static_cast<std::int64_t>(q);
+                }
+                if (split) {
+                    spans.push_back({p, span, start});
+                    for (std::size_t o = 0; o < outs; ++o) {
+                        std::uint64_t b = 0;
+                        for (std::size_t k = 0; k + 1 < rank; ++k)
+                            b += static_cast<std::uint64_t>(
+                                tables[k][o * static_cast<std::size_t>(shape[k]) +
+                                          static_cast<std::size_t>(coord[k])]);
+                        bases.push_back(static_cast<std::int64_t>(b));
+                    }
+                }
+                p += span;
+                if (!rank) break;
+                coord[rank - 1] += static_cast<std::int64_t>(span);
+                for (std::size_t k = rank; k-- > 0;) {
+                    if (coord[k] < shape[k]) break;
+                    coord[k] = 0;
+                    if (k) ++coord[k - 1];
+                }
+            }
+            if (!place || !place(first, n, outPtr))
+                for (std::size_t o = 0; o < outs; ++o)
+                    outPtr[o] = out[o].data();
+            for (std::size_t o = 0; o < outs; ++o)
+                outConst[o] = outPtr[o];
             if (perCell) {
-                for (std::size_t k = 0; k + 1 < rank; ++k)
-                    std::fill_n(in[k].data() + p, span, coord[k]);
-                if (rank)
-                    for (std::size_t q = 0; q < span; ++q)
-                        in[rank - 1][p + q] = start + static_cast<std::int64_t>(q);
+                std::size_t bad = 0;
+                std::string msg;
+                if (!prog->run(inPtr, outPtr, n, bad, msg))
+                    throw EvalError(msg, unflatten(first + static_cast<std::int64_t>(bad), shape));
             }
             if (split) {
-                spans.push_back({p, span, start});
-                for (std::size_t o = 0; o < outs; ++o) {
-                    std::uint64_t b = 0;
-                    for (std::size_t k = 0; k + 1 < rank; ++k)
-                        b += static_cast<std::uint64_t>(
-                            tables[k][o * static_cast<std::size_t>(shape[k]) +
-                                      static_cast<std::size_t>(coord[k])]);
-                    bases.push_back(static_cast<std::int64_t>(b));
+                const std::size_t lastExtent = static_cast<std::size_t>(shape[rank - 1]);
+                for (std::size_t s = 0; s < spans.size(); ++s) {
+                    const Span& sp = spans[s];
+                    for (std::size_t o = 0; o < outs; ++o) {
+                        const std::uint64_t base = static_cast<std::uint64_t>(bases[s * outs + o]);
+                        const std::int64_t* row = tables[rank - 1].data() + o * lastExtent +
+                                                  static_cast<std::size_t>(sp.start);
+                        addSpan(outPtr[o] + sp.p, row, base, sp.n, sep.anyMixed);
+                    }
                 }
             }
-            p += span;
-            if (!rank) break;
-            coord[rank - 1] += static_cast<std::int64_t>(span);
-            for (std::size_t k = rank; k-- > 0;) {
-                if (coord[k] < shape[k]) break;
-                coord[k] = 0;
-                if (k) ++coord[k - 1];
-            }
+            sink(chunk, first, n, outConst);
         }
-        if (!place || !place(first, n, outPtr))
-            for (std::size_t o = 0; o < outs; ++o)
-                outPtr[o] = out[o].data();
-        for (std::size_t o = 0; o < outs; ++o)
-            outConst[o] = outPtr[o];
-        if (perCell) {
-            std::size_t bad = 0;
-            std::string msg;
-            if (!prog->run(inPtr, outPtr, n, bad, msg))
-                throw EvalError(msg, unflatten(first + static_cast<std::int64_t>(bad), shape));
-        }
-        if (split) {
-            const std::size_t lastExtent = static_cast<std::size_t>(shape[rank - 1]);
-            for (std::size_t s = 0; s < spans.size(); ++s) {
-                const Span& sp = spans[s];
-                for (std::size_t o = 0; o < outs; ++o) {
-                    const std::uint64_t base = static_cast<std::uint64_t>(bases[s * outs + o]);
-                    const std::int64_t* row = tables[rank - 1].data() + o * lastExtent +
-                                              static_cast<std::size_t>(sp.start);
-                    addSpan(outPtr[o] + sp.p, row, base, sp.n, sep.anyMixed);
-                }
-            }
-        }
-        sink(first, n, outConst);
+    };
+
+    chunks = std::max<std::size_t>(1, chunks);
+    const std::int64_t batches = (total + static_cast<std::int64_t>(B) - 1) / std::int64_t(B);
+    if (chunks == 1 || batches < 2) {
+        runRange(0, 0, total);
+        return;
     }
+    // Contiguous ranges of whole batches, one per thread. A failing cell is reported from the
+    // lowest failing chunk, which holds the first failing cell in row-major order.
+    const std::int64_t per = (batches + std::int64_t(chunks) - 1) / std::int64_t(chunks);
+    std::vector<std::exception_ptr> errors(chunks);
+    std::vector<std::thread> workers;
+    auto work = [&](std::size_t c) {
+        const std::int64_t begin = std::min(total, std::int64_t(c) * per * std::int64_t(B));
+        const std::int64_t end = std::min(total, std::int64_t(c + 1) * per * std::int64_t(B));
+        try {
+            if (begin < end) runRange(c, begin, end);
+        } catch (...) {
+            errors[c] = std::current_exception();
+        }
+    };
+    for (std::size_t c = 1; c < chunks; ++c)
+        workers.emplace_back(work, c);
+    work(0);
+    for (auto& w : workers)
+        w.join();
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
 }
 
 } // namespace ts::detail

@@ -28,6 +28,22 @@ using Bounds = std::vector<std::pair<std::int64_t, std::int64_t>>;
 void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
                   const BatchSink& sink, const BatchPlace& place = {}, Bounds* bounds = nullptr);
 
+// The same over `chunks` contiguous ranges of cells, each on its own thread (chunk 0 on the
+// caller's). sink(chunk, first, n, outputs) is called from chunk's thread only, in row-major
+// order within a chunk; `place` is called from every thread and must be safe for disjoint
+// ranges. An evaluation error is rethrown from the lowest failing chunk (the first failing
+// cell).
+using ChunkSink = std::function<void(std::size_t, std::int64_t, std::size_t,
+                                     const std::vector<const std::int64_t*>&)>;
+void forEachBatchChunked(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
+                         std::size_t chunks, const ChunkSink& sink, const BatchPlace& place = {},
+                         Bounds* bounds = nullptr);
+
+// How many chunks an evaluation of `cells` cells is worth: 1 below kParallelCells, else up to
+// one per hardware thread.
+inline constexpr std::int64_t kParallelCells = std::int64_t{1} << 20;
+std::size_t parallelChunks(std::int64_t cells);
+
 std::vector<std::int64_t> unflatten(std::int64_t flat, const Shape& shape);
 std::vector<std::string> placeholders(std::size_t rank, bool withRep);
 

@@ -10,17 +10,21 @@
 
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace {
 
+constexpr double kDefaultGridPx = 2048;
+
 const char* kUsage = "render SPEC -o FILE [--view input|output] [--color thread|warp|slot|replica] "
-                     "[--cell PX] [--scale S] [--no-legend] [--no-title]";
+                     "[--cell PX (default 40; smaller for PNGs over 51 x 51)] [--scale S] [--no-legend] [--no-title]";
 
 int render(const std::vector<std::string>& args) {
     return cli::reportError([&] {
         std::string spec, out, view = "input", color = "thread";
-        double cell = 40, scale = 1;
+        double cell = 0, scale = 1; // cell 0: chosen from the grid's size
         bool legend = true, title = true;
         auto need = [&](std::size_t& k) -> const std::string& {
             if (k + 1 >= args.size())
@@ -80,6 +84,16 @@ int render(const std::vector<std::string>& args) {
         static char* argv[] = {name, nullptr};
         QGuiApplication app(argc, argv);
         tsw::GridRenderer::Style style;
+        // Default: 40 px cells (labels comfortably legible); bitmaps of large grids get smaller
+        // cells so the grid stays within about kDefaultGridPx on its longer side: a 512 x 512
+        // fragment is a 4-megapixel PNG (its legend says when the labels no longer fit), not
+        // 120 megapixels. --cell and --scale still give any size.
+        const bool bitmap = ext != "svg" && ext != "pdf";
+        if (cell <= 0 && !bitmap) cell = 40; // vector: labels are in the file, zoom to read
+        if (cell <= 0)
+            cell = std::clamp(std::floor(kDefaultGridPx / std::max(1, std::max(grid.rows(),
+                                                                                grid.cols()))),
+                              2.0, 40.0);
         style.cell = cell;
         style.legendInScene = legend;
         style.title = title;
