@@ -1,7 +1,8 @@
 // PNG writing tuned for grid images: large areas of flat colour with small text. Qt's writer
-// lets libpng try every row filter and compresses with zlib's general matcher; for a grid the
-// "Up" filter turns the rows inside a cell into zeros and run-length matching compresses them
-// about as well, several times faster (see BENCHMARKS.md).
+// lets libpng try every row filter per row and deflates with zlib; grid rows repeat inside a
+// cell, so the "Up" filter alone turns them into zeros, and libdeflate's fastest level packs
+// those about twice as fast as zlib's (see BENCHMARKS.md). Without libdeflate at build time,
+// zlib level 1 does the compression.
 #pragma once
 
 #include <QImage>
@@ -11,7 +12,7 @@ class QIODevice;
 
 namespace tsw {
 
-// Writes `img` (any format; RGB32 is written without conversion) as an 8-bit RGB PNG.
+// Writes `img` (any format; RGB32 is read without conversion) as an 8-bit RGB PNG.
 // Returns false and sets *error when the file cannot be written.
 bool writeFastPng(const QImage& img, const QString& path, QString* error);
 
