@@ -6,11 +6,16 @@
 #include "tilescope/expr_eval.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <exception>
 #include <limits>
 #include <optional>
-#include <exception>
 #include <set>
 #include <thread>
+
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 namespace ts::detail {
 
@@ -168,7 +173,19 @@ TS_CLONES void addSpan(std::int64_t* __restrict d, const std::int64_t* __restric
 std::size_t parallelChunks(std::int64_t cells) {
     // Below ~1M cells a thread's start-up and the split cost more than the work saves.
     if (cells < kParallelCells) return 1;
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    static const std::int64_t hw = [] {
+        // The cores this process may run on (taskset, container cpusets), at most
+        // TILESCOPE_THREADS when set.
+        std::int64_t n = std::max(1u, std::thread::hardware_concurrency());
+#ifdef __linux__
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0) n = std::max(1, CPU_COUNT(&set));
+#endif
+        if (const char* env = std::getenv("TILESCOPE_THREADS"))
+            if (const long v = std::strtol(env, nullptr, 10); v >= 1)
+                n = std::min<std::int64_t>(n, v);
+        return n;
+    }();
     return static_cast<std::size_t>(
         std::min<std::int64_t>(hw, (cells + kParallelCells / 2 - 1) / (kParallelCells / 2)));
 }

@@ -40,7 +40,7 @@ void forEachBatchChunked(const Shape& shape, const std::vector<Expr>& exprs, std
                          Bounds* bounds = nullptr);
 
 // How many chunks an evaluation of `cells` cells is worth: 1 below kParallelCells, else up to
-// one per hardware thread.
+// one per core this process may use (at most TILESCOPE_THREADS when set).
 inline constexpr std::int64_t kParallelCells = std::int64_t{1} << 20;
 std::size_t parallelChunks(std::int64_t cells);
 
