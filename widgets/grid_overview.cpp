@@ -2,6 +2,7 @@
 #include "grid_overview.h"
 
 #include <algorithm>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -60,19 +61,18 @@ int overviewBlock(double cellPx) {
     return k;
 }
 
-QImage aggregateOverview(const OverviewInput& in, int k) {
-    k = std::max(1, k);
-    if (in.rows <= 0 || in.cols <= 0 || !in.colors) return {};
-    const int bw = (in.cols + k - 1) / k, bh = (in.rows + k - 1) / k;
-    QImage img(bw, bh, QImage::Format_RGB32);
-    if (img.isNull()) return img;
+namespace {
+
+// Block rows [by0, by1) of the overview.
+void aggregateRows(const OverviewInput& in, int k, uchar* bits, qsizetype bytesPerLine, int bw,
+                   int by0, int by1) {
     std::vector<QRgb> colors;
     std::vector<std::int64_t> groups;
     std::vector<std::size_t> cells;
     colors.reserve(std::size_t(k) * std::size_t(k));
     cells.reserve(std::size_t(k) * std::size_t(k));
-    for (int by = 0; by < bh; ++by) {
-        auto* line = reinterpret_cast<QRgb*>(img.scanLine(by));
+    for (int by = by0; by < by1; ++by) {
+        auto* line = reinterpret_cast<QRgb*>(bits + by * bytesPerLine);
         const int r0 = by * k, r1 = std::min(in.rows, r0 + k);
         for (int bx = 0; bx < bw; ++bx) {
             const int c0 = bx * k, c1 = std::min(in.cols, c0 + k);
@@ -119,6 +119,38 @@ QImage aggregateOverview(const OverviewInput& in, int k) {
             line[bx] = out;
         }
     }
+}
+
+} // namespace
+
+QImage aggregateOverview(const OverviewInput& in, int k) {
+    k = std::max(1, k);
+    if (in.rows <= 0 || in.cols <= 0 || !in.colors) return {};
+    const int bw = (in.cols + k - 1) / k, bh = (in.rows + k - 1) / k;
+    QImage img(bw, bh, QImage::Format_RGB32);
+    if (img.isNull()) return img;
+    // Blocks are independent: over ~1M cells the block rows are split across the cores (each
+    // thread writes its own scan lines; groupColor must be callable from any thread).
+    const std::int64_t cells = std::int64_t(in.rows) * in.cols;
+    const int threads =
+        cells < (std::int64_t{1} << 20)
+            ? 1
+            : std::clamp(int(std::thread::hardware_concurrency()), 1, std::max(1, bh / 4));
+    uchar* bits = img.bits(); // detached once here, not from the threads
+    const qsizetype bpl = img.bytesPerLine();
+    if (threads == 1) {
+        aggregateRows(in, k, bits, bpl, bw, 0, bh);
+        return img;
+    }
+    std::vector<std::thread> pool;
+    const int per = (bh + threads - 1) / threads;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            aggregateRows(in, k, bits, bpl, bw, std::min(bh, t * per), std::min(bh, (t + 1) * per));
+        });
+    aggregateRows(in, k, bits, bpl, bw, 0, std::min(bh, per));
+    for (auto& th : pool)
+        th.join();
     return img;
 }
 

@@ -70,6 +70,13 @@ QByteArray gridCellsSvg(const GridRenderer& r, double scale) {
     std::string out;
     out.reserve(std::size_t(rows) * std::size_t(cols) * 40 + 4096);
     out += "<g>\n";
+    // The white page first (QPainter's background is left out so it cannot cover the cells).
+    const QSizeF page = r.sceneSize() * scale;
+    out += "<rect width=\"";
+    num(out, page.width());
+    out += "\" height=\"";
+    num(out, page.height());
+    out += "\" fill=\"#fff\"/>\n";
 
     // Fills: per colour, horizontal runs of that colour as one rectangle each.
     std::map<QRgb, std::string> paths;

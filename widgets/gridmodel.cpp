@@ -63,7 +63,7 @@ void checkDrawable(std::int64_t cells, const char* what) {
             QLocale(QLocale::English).toString(qlonglong(cells)).toStdString() +
             " cells, and the grid draws at most " +
             QLocale(QLocale::English).toString(qlonglong(kMaxDrawCells)).toStdString() +
-            " (2048 x 2048); use `tilescope-cli table` for the numbers");
+            " (4096 x 4096); use `tilescope-cli table` for the numbers");
 }
 
 } // namespace

@@ -30,7 +30,7 @@ std::string viewModeName(ViewMode v);
 std::string colorModeName(ColorMode c);
 
 // Grids with more cells than this are refused with a clear message (the core still evaluates).
-inline constexpr std::int64_t kMaxDrawCells = std::int64_t{1} << 22; // 2048 x 2048
+inline constexpr std::int64_t kMaxDrawCells = std::int64_t{1} << 24; // 4096 x 4096
 
 // Cells the user asked to emphasise (click on a cell: its thread; shift-click: its slot).
 struct Highlight {

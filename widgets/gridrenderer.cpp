@@ -290,7 +290,8 @@ void GridRenderer::paint(QPainter& p, const QRectF& deviceRect, QPointF origin,
     scale_ = scale;
     p.save();
     p.setClipRect(deviceRect);
-    p.fillRect(deviceRect, Qt::white);
+    // (SVG export writes the page and the cells itself, under what is painted here.)
+    if (!cellsDrawnElsewhere_) p.fillRect(deviceRect, Qt::white);
     if (model_.isEmpty()) {
         p.restore();
         return;
@@ -361,13 +362,15 @@ const QImage& GridRenderer::overviewImage(int k) const {
     in.cols = model_.cols();
     in.colors = reinterpret_cast<const QRgb*>(lowDetail_.constBits());
     const std::size_t n = std::size_t(in.rows) * std::size_t(in.cols);
-    std::vector<std::int64_t> groups;
     if (!colorOverlay_ && model_.hasGroups()) {
-        groups.resize(n);
-        for (int r = 0; r < in.rows; ++r)
-            for (int c = 0; c < in.cols; ++c)
-                groups[std::size_t(r) * std::size_t(in.cols) + c] = model_.group(r, c);
-        in.groups = groups.data();
+        // Built once per colouring and shared by every zoom level.
+        if (overviewGroups_.size() != n) {
+            overviewGroups_.resize(n);
+            for (int r = 0; r < in.rows; ++r)
+                for (int c = 0; c < in.cols; ++c)
+                    overviewGroups_[std::size_t(r) * std::size_t(in.cols) + c] = model_.group(r, c);
+        }
+        in.groups = overviewGroups_.data();
         in.groupColor = &GridModel::groupColor;
     }
     std::vector<std::uint8_t> emph;
@@ -396,6 +399,7 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
     const quint64 key = colorKey();
     if (lowDetail_.isNull() || lowDetailKey_ != key) {
         overviews_.clear();
+        overviewGroups_.clear();
         QImage img(model_.cols(), model_.rows(), QImage::Format_RGB32);
         const QRgb* base = model_.colorData();
         const bool plain = !colorOverlay_ && !highlight_.active() && !model_.hasMarks() && base;
@@ -636,6 +640,7 @@ QImage GridRenderer::renderImage(double scale, ExportProgress* progress) const {
         // (scaling the whole page left a 1024 x 1024 export with a 4-pixel title). Cells under
         // a pixel become the overview.
         GridRenderer small(*this);
+        small.overviewGroups_ = {}; // its key changes below: rebuilt on demand, not copied
         for (int it = 0; it < 8 && s.width() * s.height() > style_.maxPixels; ++it) {
             small.style_.cell *= std::sqrt(style_.maxPixels / (s.width() * s.height())) * 0.995;
             ++small.revision_;

@@ -182,6 +182,7 @@ private:
     mutable int progressSpan_ = 1000;
     mutable quint64 lowDetailKey_ = 0;
     mutable std::vector<std::pair<int, QImage>> overviews_; // per block size, same key
+    mutable std::vector<std::int64_t> overviewGroups_;      // per cell, same key
     quint64 revision_ = 1;
 };
 

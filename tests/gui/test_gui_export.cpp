@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <QSet>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -122,11 +123,103 @@ private slots:
         QCOMPARE(p.exitCode(), 2);
         p.start(QStringLiteral(TILESCOPE_CLI),
                 {QStringLiteral("render"),
-                 QStringLiteral("make_linear_layout((4096, 2048), \"float16\")"),
+                 QStringLiteral("make_linear_layout((8192, 4096), \"float16\")"),
                  QStringLiteral("-o"), out("big.png")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
-        QVERIFY(p.readAllStandardError().contains("too large"));
+        QVERIFY(p.readAllStandardError().contains("16777216 cells"));
+    }
+
+    // A large grid's default PNG is a few megapixels, not one pixel budget per label: its
+    // cells shrink (the legend says the labels are omitted); --cell still gives any size.
+    void cliRenderDefaultSize() {
+        QProcess p;
+        p.start(QStringLiteral(TILESCOPE_CLI),
+                {QStringLiteral("render"), QStringLiteral("make_gemm_c_fragment((512, 512), 128)"),
+                 QStringLiteral("-o"), out("c512.png")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QImage img(out("c512.png"));
+        QVERIFY(!img.isNull());
+        QVERIFY2(img.width() >= 2048 && img.width() < 2048 + 200, qPrintable(QString::number(img.width())));
+        p.start(QStringLiteral(TILESCOPE_CLI),
+                {QStringLiteral("render"), QStringLiteral("make_gemm_c_fragment((64, 64), 128)"),
+                 QStringLiteral("-o"), out("c64.png"), QStringLiteral("--cell"),
+                 QStringLiteral("50")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QImage(out("c64.png")).width() > 64 * 50);
+    }
+
+    // An export whose cells are too small for their labels says so in its legend.
+    void omittedLabelsAreSaid() {
+        const GridModel m = GridModel::fromMapping(
+            ts::parseMapping("make_gemm_c_fragment((64, 64), 128)"), ViewMode::Input,
+            ColorMode::Thread);
+        GridRenderer::Style s;
+        s.legendInScene = true;
+        auto says = [&](double cell) {
+            s.cell = cell;
+            GridRenderer r(m, s);
+            for (const LegendEntry& e : r.legendEntries(1.0))
+                if (e.text.startsWith(QStringLiteral("labels omitted"))) return true;
+            return false;
+        };
+        QVERIFY(says(8));
+        QVERIFY(!says(40));
+        s.cell = 40;
+        QVERIFY(GridRenderer(m, s).labelCellPx() > 8);
+        QVERIFY(GridRenderer(m, s).labelCellPx() <= 40);
+    }
+
+    // The PNG writer is lossless: the file decodes to exactly the rendered image.
+    void pngIsExact() {
+        const GridModel m = GridModel::fromMapping(
+            ts::parseMapping("make_gemm_c_fragment((32, 32), 128)"), ViewMode::Input,
+            ColorMode::Thread);
+        GridRenderer::Style s;
+        s.legendInScene = true;
+        GridRenderer r(m, s);
+        QString err;
+        QVERIFY2(r.exportFile(out("exact.png"), &err), qPrintable(err));
+        const QImage back(out("exact.png"));
+        QVERIFY(!back.isNull());
+        QCOMPARE(back.convertToFormat(QImage::Format_RGB32),
+                 r.renderImage().convertToFormat(QImage::Format_RGB32));
+    }
+
+    // SVG stays under 100 bytes a cell with every label in it (shared styles, one path per
+    // colour), and is well-formed.
+    void svgIsCompact() {
+        const GridModel m = GridModel::fromMapping(
+            ts::parseMapping("make_gemm_c_fragment((64, 64), 128)"), ViewMode::Input,
+            ColorMode::Thread);
+        GridRenderer::Style s;
+        s.legendInScene = true;
+        GridRenderer r(m, s);
+        QString err;
+        QVERIFY2(r.exportFile(out("compact.svg"), &err), qPrintable(err));
+        QFile f(out("compact.svg"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray svg = f.readAll();
+        const double perCell = double(svg.size()) / (64 * 64);
+        QVERIFY2(perCell <= 100, qPrintable(QStringLiteral("%1 bytes per cell").arg(perCell)));
+        QXmlStreamReader xml(svg);
+        int texts = 0, paths = 0;
+        QSet<QString> labels;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (!xml.isStartElement()) continue;
+            if (xml.name() == QLatin1String("path")) ++paths;
+            if (xml.name() == QLatin1String("text")) {
+                ++texts;
+                labels.insert(xml.readElementText());
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(texts >= 2 * 64 * 64); // both label lines of every cell
+        QVERIFY(labels.contains(QStringLiteral("T127")) && labels.contains(QStringLiteral("L31")));
+        QVERIFY(paths <= 130); // one per thread colour and the gaps, not one per cell
     }
 
     void screenshot() {
