@@ -59,11 +59,7 @@ void BM_EvaluateXorLayout(benchmark::State& state) {
         benchmark::DoNotOptimize(l.evaluate());
     state.SetItemsProcessed(state.iterations() * n * n);
 }
-BENCHMARK(BM_EvaluateXorLayout)
-    ->Arg(1024)
-    ->Arg(4096)
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvaluateXorLayout)->Arg(1024)->Arg(4096)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_EvaluateSwizzle128(benchmark::State& state) {
     ts::Mapping m = ts::parseMapping("make_full_bank_swizzled_layout((128, 64), \"float16\")");

@@ -149,8 +149,8 @@ QByteArray gridCellsSvg(const GridRenderer& r, double scale) {
             // Centre of the line's box, as paintCells lays it out; the baseline sits about
             // 0.35 em below the centre for digits and capitals.
             const double box = cellPx - gap;
-            const double centre = lines == 2 ? (line == 0 ? box * (0.10 + 0.21) : box * 0.70)
-                                             : box / 2;
+            const double centre =
+                lines == 2 ? (line == 0 ? box * (0.10 + 0.21) : box * 0.70) : box / 2;
             out += "<g font-size=\"";
             num(out, f[line]);
             out += "\">\n";
@@ -169,8 +169,8 @@ QByteArray gridCellsSvg(const GridRenderer& r, double scale) {
                     else if (isDark(col))
                         out += " fill=\"#fff\"";
                     out += '>';
-                    escape(out, line == 0 && compact ? m.compactLabel(row, c)
-                                                     : m.label(row, c, line));
+                    escape(out,
+                           line == 0 && compact ? m.compactLabel(row, c) : m.label(row, c, line));
                     out += "</text>";
                 }
                 out += "</g>\n";

@@ -26,9 +26,9 @@
 #include <QStyleFactory>
 #include <QTimer>
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <sys/resource.h>
-#include <cstdio>
 
 namespace {
 

@@ -141,7 +141,8 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
         QImage img(out("c512.png"));
         QVERIFY(!img.isNull());
-        QVERIFY2(img.width() >= 2048 && img.width() < 2048 + 200, qPrintable(QString::number(img.width())));
+        QVERIFY2(img.width() >= 2048 && img.width() < 2048 + 200,
+                 qPrintable(QString::number(img.width())));
         p.start(QStringLiteral(TILESCOPE_CLI),
                 {QStringLiteral("render"), QStringLiteral("make_gemm_c_fragment((64, 64), 128)"),
                  QStringLiteral("-o"), out("c64.png"), QStringLiteral("--cell"),
@@ -153,9 +154,9 @@ private slots:
 
     // An export whose cells are too small for their labels says so in its legend.
     void omittedLabelsAreSaid() {
-        const GridModel m = GridModel::fromMapping(
-            ts::parseMapping("make_gemm_c_fragment((64, 64), 128)"), ViewMode::Input,
-            ColorMode::Thread);
+        const GridModel m =
+            GridModel::fromMapping(ts::parseMapping("make_gemm_c_fragment((64, 64), 128)"),
+                                   ViewMode::Input, ColorMode::Thread);
         GridRenderer::Style s;
         s.legendInScene = true;
         auto says = [&](double cell) {
@@ -174,9 +175,9 @@ private slots:
 
     // The PNG writer is lossless: the file decodes to exactly the rendered image.
     void pngIsExact() {
-        const GridModel m = GridModel::fromMapping(
-            ts::parseMapping("make_gemm_c_fragment((32, 32), 128)"), ViewMode::Input,
-            ColorMode::Thread);
+        const GridModel m =
+            GridModel::fromMapping(ts::parseMapping("make_gemm_c_fragment((32, 32), 128)"),
+                                   ViewMode::Input, ColorMode::Thread);
         GridRenderer::Style s;
         s.legendInScene = true;
         GridRenderer r(m, s);
@@ -191,9 +192,9 @@ private slots:
     // SVG stays under 100 bytes a cell with every label in it (shared styles, one path per
     // colour), and is well-formed.
     void svgIsCompact() {
-        const GridModel m = GridModel::fromMapping(
-            ts::parseMapping("make_gemm_c_fragment((64, 64), 128)"), ViewMode::Input,
-            ColorMode::Thread);
+        const GridModel m =
+            GridModel::fromMapping(ts::parseMapping("make_gemm_c_fragment((64, 64), 128)"),
+                                   ViewMode::Input, ColorMode::Thread);
         GridRenderer::Style s;
         s.legendInScene = true;
         GridRenderer r(m, s);

@@ -19,7 +19,8 @@ namespace {
 constexpr double kDefaultGridPx = 2048;
 
 const char* kUsage = "render SPEC -o FILE [--view input|output] [--color thread|warp|slot|replica] "
-                     "[--cell PX (default 40; smaller for PNGs over 51 x 51)] [--scale S] [--no-legend] [--no-title]";
+                     "[--cell PX (default 40; smaller for PNGs over 51 x 51)] [--scale S] "
+                     "[--no-legend] [--no-title]";
 
 int render(const std::vector<std::string>& args) {
     return cli::reportError([&] {
@@ -91,9 +92,9 @@ int render(const std::vector<std::string>& args) {
         const bool bitmap = ext != "svg" && ext != "pdf";
         if (cell <= 0 && !bitmap) cell = 40; // vector: labels are in the file, zoom to read
         if (cell <= 0)
-            cell = std::clamp(std::floor(kDefaultGridPx / std::max(1, std::max(grid.rows(),
-                                                                                grid.cols()))),
-                              2.0, 40.0);
+            cell = std::clamp(
+                std::floor(kDefaultGridPx / std::max(1, std::max(grid.rows(), grid.cols()))), 2.0,
+                40.0);
         style.cell = cell;
         style.legendInScene = legend;
         style.title = title;
