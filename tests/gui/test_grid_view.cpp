@@ -94,8 +94,9 @@ private slots:
         QVERIFY(said);
     }
 
-    // The largest drawable grid (2048 x 2048): the first paint at fit builds the overview, later
-    // ones reuse it. Figures only (timings are not asserted on a shared machine).
+    // A large grid (2048 x 2048; 4096 x 4096 is drawable too, see `tilescope --bench`): the first
+    // paint at fit builds the overview, later ones reuse it. Figures only (timings are not
+    // asserted on a shared machine).
     void overviewOfTheLargestGrid() {
         GridView v;
         v.resize(900, 760);
