@@ -76,14 +76,21 @@ private slots:
         QCOMPARE(w.gridView()->model().rows(), 32);
     }
 
-    void tooLargeShowsMessage() {
+    // The grid draws whatever the core evaluates (up to 2^24 cells); past that the editor names
+    // the limit and no stale grid stays on screen as if it were the new one.
+    void largeDrawsAndTooLargeSaysTheLimit() {
         MainWindow w;
         w.setConfirmOnClose(false);
         w.show();
         w.document()->setText(0, QStringLiteral("make_linear_layout((4096, 2048), \"float16\")"));
-        // (While it evaluates, an empty grid says "Evaluating…".)
-        QTRY_VERIFY(w.gridView()->message().contains(QStringLiteral("too large")));
-        QVERIFY(w.gridView()->model().isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(w.gridView()->model().rows(), 4096, 30000);
+        QCOMPARE(w.gridView()->model().cols(), 2048);
+        QVERIFY(w.gridView()->message().isEmpty());
+        w.document()->setText(0, QStringLiteral("make_linear_layout((8192, 4096), \"float16\")"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.editor()->errorText().isEmpty(), 30000);
+        QVERIFY2(w.editor()->errorText().contains(QStringLiteral("16777216")),
+                 qPrintable(w.editor()->errorText()));
+        QVERIFY(!w.gridView()->banner().isEmpty()); // "showing the last valid layout"
     }
 
     void fieldsAndBuiltinWriteText() {
