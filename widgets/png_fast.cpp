@@ -2,7 +2,7 @@
 // the whole zlib stream, IEND (PNG spec, sections 5 and 11).
 #include "png_fast.h"
 
-#include <QSaveFile>
+#include <QIODevice>
 #include <cstdint>
 #include <vector>
 
@@ -60,7 +60,7 @@ std::vector<std::uint8_t> deflate(const std::vector<std::uint8_t>& in) {
 
 } // namespace
 
-bool writeFastPng(const QImage& source, const QString& path, QString* error) {
+bool writeFastPng(const QImage& source, QIODevice* out, QString* error) {
     auto fail = [&](const QString& m) {
         if (error) *error = m;
         return false;
@@ -86,7 +86,7 @@ bool writeFastPng(const QImage& source, const QString& path, QString* error) {
         }
     }
     const std::vector<std::uint8_t> z = deflate(raw);
-    if (z.empty()) return fail(QStringLiteral("cannot compress image %1").arg(path));
+    if (z.empty()) return fail(QStringLiteral("cannot compress the image"));
     std::vector<std::uint8_t> file = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     file.reserve(z.size() + 64);
     std::vector<std::uint8_t> ihdr;
@@ -96,12 +96,9 @@ bool writeFastPng(const QImage& source, const QString& path, QString* error) {
     chunk(file, "IHDR", ihdr.data(), ihdr.size());
     chunk(file, "IDAT", z.data(), z.size());
     chunk(file, "IEND", nullptr, 0);
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(reinterpret_cast<const char*>(file.data()), qint64(file.size())) !=
-            qint64(file.size()) ||
-        !f.commit())
-        return fail(QStringLiteral("cannot write image %1: %2").arg(path, f.errorString()));
+    if (out->write(reinterpret_cast<const char*>(file.data()), qint64(file.size())) !=
+        qint64(file.size()))
+        return fail(QStringLiteral("cannot write the image: %1").arg(out->errorString()));
     return true;
 }
 

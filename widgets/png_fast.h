@@ -10,10 +10,12 @@
 
 class QIODevice;
 
+class QIODevice;
+
 namespace tsw {
 
-// Writes `img` (any format; RGB32 is read without conversion) as an 8-bit RGB PNG.
-// Returns false and sets *error when the file cannot be written.
-bool writeFastPng(const QImage& img, const QString& path, QString* error);
+// Writes `img` (any format; RGB32 is read without conversion) as an 8-bit RGB PNG to `out`
+// (open for writing). Returns false and sets *error when it cannot be written.
+bool writeFastPng(const QImage& img, QIODevice* out, QString* error);
 
 } // namespace tsw
