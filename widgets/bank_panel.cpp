@@ -453,8 +453,8 @@ void BankPanel::updateSource() {
         QStringList dims;
         for (std::int64_t e : tile_->shape())
             dims << QString::number(e);
-        t += QStringLiteral(" · %1 %2").arg(dims.join(QStringLiteral(" x ")),
-                                            dtypeBox_->currentText());
+        t += QStringLiteral(" · %1 %2")
+                 .arg(dims.join(QStringLiteral(" x ")), dtypeBox_->currentText());
         t += QStringLiteral(" · %1").arg(accessEdit_->text().toHtmlEscaped());
         if (autoBox_->isChecked() && !accessWhy_.isEmpty())
             t += QStringLiteral(" <span style='color:#6b7280'>(chosen to fit: %1)</span>")
