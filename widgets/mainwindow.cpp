@@ -6,8 +6,8 @@
 
 #include "detailspane.h"
 #include "documentmodel.h"
-#include "export_job.h"
 #include "export_dialog.h"
+#include "export_job.h"
 #include "gridview.h"
 #include "language_reference.h"
 #include "layoutlistmodel.h"
