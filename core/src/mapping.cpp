@@ -591,7 +591,8 @@ private:
     // Binds positional and keyword arguments to parameter names in order.
     std::map<std::string, std::pair<Value, NodePtr>> bind(const std::string& fn,
                                                           const std::vector<std::string>& names,
-                                                          const Args& args, const NodePtr& n) {
+                                                          const Args& args,
+                                                          const NodePtr& /*call*/) {
         std::map<std::string, std::pair<Value, NodePtr>> out;
         if (args.positional.size() > names.size())
             fail(fn + " takes at most " + std::to_string(names.size()) +
