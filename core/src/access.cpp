@@ -127,14 +127,8 @@ SharedTile::SharedTile(const Layout& layout, const std::string& dtype)
 
 std::optional<std::string> SharedTile::aliasing() const {
     if (aliasA_ < 0) return std::nullopt;
-    auto tuple = [](const std::vector<std::int64_t>& v) {
-        std::string s = "(";
-        for (std::size_t k = 0; k < v.size(); ++k)
-            s += (k ? ", " : "") + std::to_string(v[k]);
-        return s + ")";
-    };
-    return "the shared layout is not injective: cells " + tuple(coordOf(aliasA_)) + " and " +
-           tuple(coordOf(aliasB_)) + " share byte offset " +
+    return "the shared layout is not injective: cells " + formatCell(coordOf(aliasA_)) + " and " +
+           formatCell(coordOf(aliasB_)) + " share byte offset " +
            std::to_string(addr_[std::size_t(aliasA_)]);
 }
 
