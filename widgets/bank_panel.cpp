@@ -4,6 +4,7 @@
 #include "bank_overlays.h"
 #include "gridview.h"
 #include "result_state.h"
+#include "wording.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/errors.h"
@@ -453,8 +454,8 @@ void BankPanel::updateSource() {
         QStringList dims;
         for (std::int64_t e : tile_->shape())
             dims << QString::number(e);
-        t += QStringLiteral(" · %1 %2").arg(dims.join(QStringLiteral(" x ")),
-                                            dtypeBox_->currentText());
+        t += QStringLiteral(" · %1 %2")
+                 .arg(dims.join(QStringLiteral(" x ")), dtypeBox_->currentText());
         t += QStringLiteral(" · %1").arg(accessEdit_->text().toHtmlEscaped());
         if (autoBox_->isChecked() && !accessWhy_.isEmpty())
             t += QStringLiteral(" <span style='color:#6b7280'>(chosen to fit: %1)</span>")
@@ -468,10 +469,10 @@ void BankPanel::updateSource() {
 QString BankPanel::totalsText() const {
     if (!cost_) return {};
     const ts::PlanCost& c = *cost_;
-    return QStringLiteral("%1 instruction(s): %2 wavefronts, ideal %3, excess %4 "
+    return QStringLiteral("%1: %2, ideal %3, excess %4 "
                           "(ncu \"bank conflicts\"), efficiency %5%")
-        .arg(c.instructions.size())
-        .arg(c.wavefronts)
+        .arg(countNoun(qint64(c.instructions.size()), QStringLiteral("instruction")))
+        .arg(countNoun(c.wavefronts, QStringLiteral("wavefront")))
         .arg(c.ideal)
         .arg(c.excess)
         .arg(100.0 * c.efficiency(), 0, 'f', 1);
@@ -479,15 +480,18 @@ QString BankPanel::totalsText() const {
 
 QString BankPanel::stepText() const {
     if (!access_ || !cost_) return {};
-    if (step_ < 0) return QStringLiteral("all %1 instructions").arg(instructionCount());
+    if (step_ < 0)
+        return instructionCount() == 1
+                   ? QStringLiteral("the only instruction")
+                   : QStringLiteral("all %1 instructions").arg(instructionCount());
     const ts::Instruction& ins = access_->plan.instructions[std::size_t(step_)];
     const ts::InstructionCost& c = cost_->instructions[std::size_t(step_)];
-    return QStringLiteral("%1/%2  %3 (%4 B/lane): %5 wavefronts, ideal %6, excess %7")
+    return QStringLiteral("%1/%2  %3 (%4 B/lane): %5, ideal %6, excess %7")
         .arg(step_ + 1)
         .arg(instructionCount())
         .arg(QString::fromStdString(ins.label))
         .arg(ins.bytes_per_lane)
-        .arg(c.wavefronts)
+        .arg(countNoun(c.wavefronts, QStringLiteral("wavefront")))
         .arg(c.ideal)
         .arg(c.excess);
 }

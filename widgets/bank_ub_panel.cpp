@@ -1,5 +1,6 @@
 // UbPanel (see bank_ub_panel.h).
 #include "bank_ub_panel.h"
+#include "wording.h"
 
 #include "result_state.h"
 
@@ -98,9 +99,9 @@ bool UbPanel::analyze() {
         }
         const ts::UbStepCost c = ts::analyzeUbStep(blocks);
         result_->setText(
-            QStringLiteral("<b>%1 cycle(s)</b>: read %2, write %3; same-group conflicts: read %4, "
+            QStringLiteral("<b>%1</b>: read %2, write %3; same-group conflicts: read %4, "
                            "write %5; read/write conflicts: %6")
-                .arg(c.cycles)
+                .arg(countNoun(c.cycles, QStringLiteral("cycle")))
                 .arg(c.read_cycles)
                 .arg(c.write_cycles)
                 .arg(c.read_group_conflicts)

@@ -53,7 +53,10 @@ void DetailsPane::refresh() {
         h += row.arg(QStringLiteral("grid"),
                      QStringLiteral("row %1, col %2").arg(cell_.row).arg(cell_.col));
         h += row.arg(QStringLiteral("logical"), cell_.logical.toHtmlEscaped());
-        if (!cell_.threads.isEmpty()) h += row.arg(QStringLiteral("thread(s)"), cell_.threads);
+        if (!cell_.threads.isEmpty())
+            h += row.arg(cell_.threads.contains(QLatin1Char(',')) ? QStringLiteral("threads")
+                                                                  : QStringLiteral("thread"),
+                         cell_.threads);
         if (!cell_.slot.isEmpty()) h += row.arg(QStringLiteral("slot"), cell_.slot);
         if (!cell_.physical.isEmpty())
             h += row.arg(QStringLiteral("physical"), cell_.physical.toHtmlEscaped());

@@ -40,21 +40,6 @@ private:
     qint64 stamp_;
 };
 
-class SetViewCmd : public QUndoCommand {
-public:
-    SetViewCmd(DocumentModel* m, int i, ts::ViewSettings before, ts::ViewSettings after)
-        : m_(m), i_(i), before_(std::move(before)), after_(std::move(after)) {
-        setText(QStringLiteral("Change view"));
-    }
-    void undo() override { m_->applyView(i_, before_); }
-    void redo() override { m_->applyView(i_, after_); }
-
-private:
-    DocumentModel* m_;
-    int i_;
-    ts::ViewSettings before_, after_;
-};
-
 class RenameCmd : public QUndoCommand {
 public:
     RenameCmd(DocumentModel* m, int i, QString before, QString after)
@@ -72,9 +57,9 @@ private:
 
 class InsertCmd : public QUndoCommand {
 public:
-    InsertCmd(DocumentModel* m, int at, ts::DocLayout l, bool insert)
+    InsertCmd(DocumentModel* m, int at, ts::DocLayout l, bool insert, const QString& text)
         : m_(m), at_(at), l_(std::move(l)), insert_(insert) {
-        setText(insert ? QStringLiteral("Add layout") : QStringLiteral("Delete layout"));
+        setText(text);
     }
     void undo() override { insert_ ? m_->applyRemove(at_) : m_->applyInsert(at_, l_); }
     void redo() override { insert_ ? m_->applyInsert(at_, l_) : m_->applyRemove(at_); }
@@ -131,9 +116,12 @@ void DocumentModel::setText(int i, const QString& text, bool typing) {
     undo_.push(new SetTextCmd(this, i, before, text, typing));
 }
 
+// How a layout is looked at is not an edit of the project: a teacher who only browses a sample
+// is not asked to save it, and undo steps stay about mappings and layouts. The view is still
+// written whenever the project is saved.
 void DocumentModel::setView(int i, const ts::ViewSettings& v) {
     if (i < 0 || i >= count() || layout(i).view == v) return;
-    undo_.push(new SetViewCmd(this, i, layout(i).view, v));
+    applyView(i, v);
 }
 
 void DocumentModel::rename(int i, const QString& name) {
@@ -151,25 +139,30 @@ QString DocumentModel::uniqueName(const QString& base) const {
     }
 }
 
-int DocumentModel::addLayout(const ts::DocLayout& l, int at) {
+int DocumentModel::addLayout(const ts::DocLayout& l, int at, const QString& undoText) {
     if (at < 0 || at > count()) at = count();
     ts::DocLayout x = l;
     x.name = uniqueName(QString::fromStdString(l.name.empty() ? "layout" : l.name)).toStdString();
-    undo_.push(new InsertCmd(this, at, x, true));
+    const QString name = QString::fromStdString(x.name);
+    undo_.push(new InsertCmd(this, at, x, true,
+                             undoText.isEmpty() ? QStringLiteral("Add layout “%1”").arg(name)
+                                                : undoText.arg(name)));
     setActive(at);
     return at;
 }
 
 void DocumentModel::removeLayout(int i) {
     if (i < 0 || i >= count() || count() <= 1) return; // a project keeps at least one layout
-    undo_.push(new InsertCmd(this, i, layout(i), false));
+    undo_.push(new InsertCmd(
+        this, i, layout(i), false,
+        QStringLiteral("Delete layout “%1”").arg(QString::fromStdString(layout(i).name))));
 }
 
 void DocumentModel::duplicateLayout(int i) {
     if (i < 0 || i >= count()) return;
     ts::DocLayout l = layout(i);
     l.name += " copy";
-    addLayout(l, i + 1);
+    addLayout(l, i + 1, QStringLiteral("Duplicate layout as “%1”"));
 }
 
 void DocumentModel::setActive(int i) {

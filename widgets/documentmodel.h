@@ -30,12 +30,15 @@ public:
 
     // Undoable edits. `typing` merges consecutive text edits of one layout into one step.
     void setText(int i, const QString& text, bool typing = false);
-    void setView(int i, const ts::ViewSettings& v);
     void rename(int i, const QString& name);
-    int addLayout(const ts::DocLayout& l, int at = -1);
+    // `undoText` (with %1 for the final name) names the undo step; default "Add layout “%1”".
+    int addLayout(const ts::DocLayout& l, int at = -1, const QString& undoText = {});
     void removeLayout(int i);
     void duplicateLayout(int i);
     void setActive(int i); // not an edit (not undoable, not dirty)
+    // Neither is the view (input/output, colouring, zoom): applied at once, not undoable, not
+    // dirty; saved with the project when the project is saved.
+    void setView(int i, const ts::ViewSettings& v);
     QString uniqueName(const QString& base) const;
 
     // Files. On failure returns false, sets *error (including the JSON path) and changes

@@ -4,6 +4,7 @@
 #include "bank_overlays.h"
 #include "gridview.h"
 #include "result_state.h"
+#include "wording.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/fractal.h"
@@ -198,7 +199,7 @@ bool FractalPanel::refresh() {
                                              ts::fractalKindAscendName(f.kind) + "\")<b>");
     info_->setText(
         QStringLiteral("<b>%1</b>: C0 = 32 B / %2 B = <b>%3</b> elements; fractal %4 x %5 "
-                       "(%6 B); %7 fractal(s) in %8 band(s) of %9. Footprint <b>%10 elements = %11 "
+                       "(%6 B); %7 in %8 of %9. Footprint <b>%10 elements = %11 "
                        "B</b> for %12 logical elements (%13 padding, %14%).")
             .arg(kind)
             .arg(f.element_bits / 8.0)
@@ -206,8 +207,8 @@ bool FractalPanel::refresh() {
             .arg(f.frac_rows)
             .arg(f.frac_cols)
             .arg(f.frac_rows * f.frac_cols * f.element_bits / 8)
-            .arg(f.fractals)
-            .arg(f.bands)
+            .arg(countNoun(f.fractals, QStringLiteral("fractal")))
+            .arg(countNoun(f.bands, QStringLiteral("band")))
             .arg(f.per_band)
             .arg(f.footprint_elements)
             .arg(f.footprint_bytes())

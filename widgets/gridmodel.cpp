@@ -4,6 +4,8 @@
 
 #include "tilescope/errors.h"
 
+#include "wording.h"
+
 #include <QLocale>
 #include <algorithm>
 #include <unordered_map>
@@ -166,14 +168,88 @@ std::string colorModeName(ColorMode c) {
 GridModel GridModel::fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color) {
     if (const auto* f = std::get_if<ts::Fragment>(&m)) {
         checkDrawable(ts::cellCount(f->inputShape()), "logical shape");
-        return fromFragment(f->evaluate(), color);
+        return fromFragment(f->evaluate(), color, view);
     }
     const auto& l = std::get<ts::Layout>(m);
     checkDrawable(ts::cellCount(l.inputShape()), "logical shape");
     return fromLayout(l.evaluate(), view);
 }
 
-GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color) {
+namespace {
+
+// "T0/T32" for a replica thread set (sorted), abbreviated past four threads.
+QString threadSetText(const std::vector<std::int64_t>& th) {
+    QString s;
+    if (th.size() <= 4) {
+        for (std::size_t k = 0; k < th.size(); ++k)
+            s += (k ? QStringLiteral("/T") : QStringLiteral("T")) + QString::number(th[k]);
+        return s;
+    }
+    return QStringLiteral("T%1/T%2/…/T%3 (%4 threads)")
+        .arg(th[0])
+        .arg(th[1])
+        .arg(th.back())
+        .arg(th.size());
+}
+
+constexpr std::int64_t kMaxReplicaLegend = 12;
+
+// The register file: row = thread, column = flattened local slot; each register shows the
+// logical element it holds (every replica's thread holds a copy). Coloured by the element's
+// logical position, as a Layout's output view is.
+void fillFragmentOutput(GridModel::Data& d) {
+    const ts::FragmentTable& t = d.frag;
+    const std::int64_t n = t.cells(), R = t.replicate;
+    const std::int64_t T = std::max<std::int64_t>(t.threadExtent, 1), L = d.localCount;
+    checkDrawable(T * L, "register file (threads x slots)");
+    d.kind = GridModel::Kind::FragmentOutput;
+    d.view = ViewMode::Output;
+    d.rows = static_cast<int>(T);
+    d.cols = static_cast<int>(L);
+    d.src.assign(std::size_t(T * L), -1);
+    for (std::int64_t c = 0; c < n; ++c)
+        for (std::int64_t k = 0; k < R; ++k) {
+            const std::int64_t th = t.threads[c * R + k];
+            if (th < 0 || th >= T) continue;
+            std::int64_t& slot = d.src[std::size_t(th * L + d.localFlat[c])];
+            if (slot >= 0 && slot != c) ++d.collisions;
+            slot = c;
+        }
+    const QRgb grey = QColor::fromRgbF(0.95, 0.95, 0.95).rgb();
+    d.colors.resize(d.src.size());
+    for (std::size_t o = 0; o < d.src.size(); ++o)
+        d.colors[o] =
+            d.src[o] < 0 ? grey : rampColor(n > 1 ? double(d.src[o]) / double(n - 1) : 0.0).rgb();
+    d.title = QStringLiteral("Fragment [%1] → %2 × %3%4 (output view)")
+                  .arg(shapeText(t.inputShape))
+                  .arg(countNoun(t.threadExtent, QStringLiteral("thread")))
+                  .arg(countNoun(L, QStringLiteral("slot")))
+                  .arg(R > 1 ? QStringLiteral(", replicate %1").arg(R) : QString());
+    d.subtitle = QStringLiteral("rows: threads, columns: register slots; label: the element held");
+    std::int64_t maxDim = 1;
+    for (auto e : t.inputShape)
+        maxDim = std::max(maxDim, e);
+    const int r = static_cast<int>(t.inputShape.size());
+    d.maxLen[0] = 2 + r * digits(maxDim - 1) + (r - 1);
+    d.legend = {{rampColor(0), QStringLiteral("first element")},
+                {rampColor(1), QStringLiteral("last element")}};
+    if (std::count(d.src.begin(), d.src.end(), -1) > 0)
+        d.legend.push_back({QColor::fromRgbF(0.95, 0.95, 0.95), QStringLiteral("unused register")});
+    if (d.collisions)
+        d.legend.push_back({QColor(Qt::transparent),
+                            d.collisions == 1
+                                ? QStringLiteral("1 register holds two elements (last shown)")
+                                : QStringLiteral("%1 registers hold two elements (last shown)")
+                                      .arg(d.collisions)});
+}
+
+} // namespace
+
+bool colorModesApply(GridModel::Kind k) {
+    return k == GridModel::Kind::Fragment;
+}
+
+GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, ViewMode view) {
     auto d = std::make_shared<Data>();
     d->kind = Kind::Fragment;
     d->color = color;
@@ -216,6 +292,12 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color) {
             flat = flat * t.localShape[k] + t.local[c * lr + k];
         d->localFlat[c] = flat;
     }
+    if (view == ViewMode::Output) {
+        fillFragmentOutput(*d);
+        GridModel g;
+        g.d_ = d;
+        return g;
+    }
     d->colors.resize(n);
     const std::int64_t T = std::max<std::int64_t>(t.threadExtent, 1);
     const std::int64_t warps = (T + 31) / 32;
@@ -255,27 +337,47 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color) {
         break;
     }
     case ColorMode::Replica: {
-        // Cells whose replicas live in the same set of threads share a colour.
+        if (R == 1) {
+            // Nothing is replicated: one colour says so, and the legend matches the grid.
+            const QRgb one = categoricalColor(0).rgb();
+            std::fill(d->colors.begin(), d->colors.end(), one);
+            d->legend.push_back({categoricalColor(0),
+                                 QStringLiteral("replicate = 1: each element is in one thread")});
+            d->subtitle = QStringLiteral("colour: replica thread set (replicate = 1: none)");
+            break;
+        }
+        // Cells whose replicas live in the same set of threads share a colour; the legend names
+        // the first sets' threads.
         std::unordered_map<std::string, std::int64_t> ids;
+        std::vector<std::vector<std::int64_t>> firstSets;
         std::string key;
         for (std::int64_t c = 0; c < n; ++c) {
             std::vector<std::int64_t> th(t.threads.begin() + c * R, t.threads.begin() + c * R + R);
             std::sort(th.begin(), th.end());
             key.assign(reinterpret_cast<const char*>(th.data()), th.size() * sizeof(std::int64_t));
             auto [it, fresh] = ids.emplace(key, static_cast<std::int64_t>(ids.size()));
+            if (fresh && it->second < kMaxReplicaLegend) firstSets.push_back(th);
             d->colors[c] = categoricalColor(it->second).rgb();
         }
-        d->legend.push_back(
-            {categoricalColor(0), R > 1 ? QStringLiteral("same colour = same %1 threads").arg(R)
-                                        : QStringLiteral("replicate = 1: one thread per element")});
-        d->subtitle = QStringLiteral("colour: replica thread set (replicate = %1)").arg(R);
+        for (std::size_t k = 0; k < firstSets.size(); ++k)
+            d->legend.push_back({categoricalColor(std::int64_t(k)), threadSetText(firstSets[k])});
+        const std::int64_t sets = static_cast<std::int64_t>(ids.size());
+        if (sets > kMaxReplicaLegend)
+            d->legend.push_back(
+                {QColor(Qt::transparent),
+                 QStringLiteral("+ %1%2")
+                     .arg(countNoun(sets - kMaxReplicaLegend, QStringLiteral("more thread set")))
+                     .arg(sets > 36 ? QStringLiteral(" (colours repeat every 36)") : QString())});
+        d->subtitle = QStringLiteral("colour: replica thread set (replicate = %1, %2)")
+                          .arg(R)
+                          .arg(countNoun(sets, QStringLiteral("set")));
         break;
     }
     }
-    d->title = QStringLiteral("Fragment [%1] → %2 threads × %3 slots%4")
+    d->title = QStringLiteral("Fragment [%1] → %2 × %3%4")
                    .arg(shapeText(t.inputShape))
-                   .arg(t.threadExtent)
-                   .arg(d->localCount)
+                   .arg(countNoun(t.threadExtent, QStringLiteral("thread")))
+                   .arg(countNoun(d->localCount, QStringLiteral("slot")))
                    .arg(R > 1 ? QStringLiteral(", replicate %1").arg(R) : QString());
     const int td = digits(std::max<std::int64_t>(t.threadExtent - 1, 0));
     const int shown = static_cast<int>(std::min<std::int64_t>(R, 4));
@@ -344,8 +446,8 @@ GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view) {
         d->legend.push_back({QColor::fromRgbF(0.95, 0.95, 0.95), QStringLiteral("unused offset")});
         if (d->collisions)
             d->legend.push_back(
-                {QColor(Qt::transparent),
-                 QStringLiteral("%1 collisions (last source shown)").arg(d->collisions)});
+                {QColor(Qt::transparent), countNoun(d->collisions, QStringLiteral("collision")) +
+                                              QStringLiteral(" (last source shown)")});
     }
     d->legend.insert(
         d->legend.begin(),
@@ -425,7 +527,8 @@ bool GridModel::continuousColors() const {
 
 bool GridModel::filled(int r, int c) const {
     if (!d_) return false;
-    if (d_->kind == Kind::LayoutOutput) return d_->src[std::int64_t(r) * d_->cols + c] >= 0;
+    if (d_->kind == Kind::LayoutOutput || d_->kind == Kind::FragmentOutput)
+        return d_->src[std::int64_t(r) * d_->cols + c] >= 0;
     return true;
 }
 
@@ -466,6 +569,7 @@ QString GridModel::label(int r, int c, int line) const {
     }
     case Kind::LayoutInput:
         return QString::number(d_->outFlat[cell]);
+    case Kind::FragmentOutput:
     case Kind::LayoutOutput: {
         const std::int64_t s = d_->src[cell];
         if (s < 0) return {};
@@ -494,7 +598,11 @@ int GridModel::maxCompactChars() const {
 QString CellInfo::toToolTip() const {
     if (!valid) return {};
     QString s = QStringLiteral("<b>cell</b> %1<br>").arg(logical);
-    if (!threads.isEmpty()) s += QStringLiteral("<b>thread(s)</b> %1<br>").arg(threads);
+    if (!threads.isEmpty())
+        s += QStringLiteral("<b>%1</b> %2<br>")
+                 .arg(threads.contains(QLatin1Char(',')) ? QStringLiteral("threads")
+                                                         : QStringLiteral("thread"),
+                      threads);
     if (!slot.isEmpty()) s += QStringLiteral("<b>slot</b> %1<br>").arg(slot);
     if (!physical.isEmpty()) s += QStringLiteral("<b>physical</b> %1").arg(physical);
     return s;
@@ -530,6 +638,19 @@ CellInfo GridModel::info(int r, int c) const {
                          .arg(t0 / 32)
                          .arg(t0 % 32)
                          .arg(d_->localFlat[cell]);
+        break;
+    }
+    case Kind::FragmentOutput: {
+        const std::int64_t s = d_->src[cell];
+        if (s >= 0) {
+            unravel(s, d_->inShape, v);
+            i.logical = tuple(v.data(), v.size());
+        } else {
+            i.logical = QStringLiteral("— (unused register)");
+        }
+        i.threads = QString::number(r);
+        i.slot = QString::number(c);
+        i.physical = QStringLiteral("warp %1 lane %2, register %3").arg(r / 32).arg(r % 32).arg(c);
         break;
     }
     case Kind::LayoutInput: {
@@ -573,6 +694,7 @@ Highlight GridModel::highlightFor(int r, int c, bool slot) const {
         h.kind = Highlight::Value;
         h.value = d_->outFlat[cell];
         break;
+    case Kind::FragmentOutput:
     case Kind::LayoutOutput:
         if (d_->src[cell] < 0) return h;
         h.kind = Highlight::Value;
@@ -600,6 +722,7 @@ bool GridModel::matches(int r, int c, const Highlight& h) const {
         return false;
     case Kind::LayoutInput:
         return d_->outFlat[cell] == h.value;
+    case Kind::FragmentOutput:
     case Kind::LayoutOutput:
         return d_->src[cell] == h.value;
     default:
@@ -614,8 +737,9 @@ QString GridModel::describe(const Highlight& h) const {
     case Highlight::Slot:
         return QStringLiteral("slot L%1").arg(h.value);
     case Highlight::Value:
-        return kind() == Kind::LayoutOutput ? QStringLiteral("source cell %1").arg(h.value)
-                                            : QStringLiteral("offset %1").arg(h.value);
+        return kind() == Kind::LayoutOutput || kind() == Kind::FragmentOutput
+                   ? QStringLiteral("source cell %1").arg(h.value)
+                   : QStringLiteral("offset %1").arg(h.value);
     case Highlight::Collisions:
         return QStringLiteral("elements sharing a register");
     default:

@@ -4,7 +4,9 @@
 // filled flag and details for the tooltip. Fragments show `T<thread>[/<thread>...]` and
 // `L<slot>` as TileLang's plot_layout does; a Layout's input view labels each logical cell with
 // its flattened output index, its output view labels each physical cell with the source
-// coordinates. Ranks other than 2 are flattened as plot_layout does: rank 1 -> (1, n), rank N ->
+// coordinates. A fragment's output view is its register file: one row per thread, one column
+// per local slot, each cell labelled with the logical coordinate that register holds. Ranks other
+// than 2 are flattened as plot_layout does: rank 1 -> (1, n), rank N ->
 // (prod(shape[:-1]), shape[-1]). Models share their data, so copies are cheap and may cross
 // threads (they are immutable once built, except for the diff marks set by their owner).
 #pragma once
@@ -60,12 +62,13 @@ struct CellInfo {
 
 class GridModel {
 public:
-    enum class Kind { Empty, Fragment, LayoutInput, LayoutOutput };
+    enum class Kind { Empty, Fragment, FragmentOutput, LayoutInput, LayoutOutput };
 
     GridModel() = default;
     // Throws ts::InputError when the grid would exceed kMaxDrawCells.
     static GridModel fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color);
-    static GridModel fromFragment(ts::FragmentTable t, ColorMode color);
+    static GridModel fromFragment(ts::FragmentTable t, ColorMode color,
+                                  ViewMode view = ViewMode::Input);
     static GridModel fromLayout(ts::LayoutTable t, ViewMode view);
 
     Kind kind() const;
@@ -131,6 +134,10 @@ private:
     std::shared_ptr<const Data> d_;
     std::shared_ptr<const std::vector<std::uint8_t>> marks_;
 };
+
+// Whether the colour modes (thread, warp, slot, replica) change what a grid of this kind shows:
+// only a fragment's input view is coloured by them.
+bool colorModesApply(GridModel::Kind k);
 
 // Colour helpers (shared with overlays and legends).
 QColor threadColor(std::int64_t thread);

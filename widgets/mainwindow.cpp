@@ -6,15 +6,20 @@
 
 #include "detailspane.h"
 #include "documentmodel.h"
+#include "export_dialog.h"
 #include "export_job.h"
 #include "gridview.h"
+#include "language_reference.h"
 #include "layoutlistmodel.h"
 #include "mappingeditor.h"
 #include "presenter.h"
+#include "recent_files.h"
 #include "recovery.h"
 #include "result_state.h"
 #include "run_panel.h"
 #include "trace_viewer.h"
+#include "window_panels.h"
+#include "wording.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/mapping.h"
@@ -30,6 +35,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
@@ -38,16 +45,18 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 
 namespace tsw {
 
 namespace {
-constexpr int kStateVersion = 3;
+constexpr int kStateVersion = 4; // 4: the bottom panels share one tab group
 constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
 } // namespace
@@ -72,12 +81,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     listView_->setAlternatingRowColors(false);
     listView_->setSpacing(1);
 
+    // The default size first: dock sizes below are set against it (and kept as the default
+    // arrangement that Reset Panel Arrangement restores).
+    resize(1440, 900);
+    fitIntoScreen(this);
     createActions();
     createDocks();
     connectDocument();
     installRunUi(this);  // Run menu, toolbar button and dock (run_panel.h)
     new BankDocks(this); // Analysis menu: bank, UB, swizzle, fractal, rasterization docks
     presenter_ = new Presenter(this); // lesson steps, presenter mode (presenter.h)
+    // Every panel, wherever its own menu entry lives, is listed in View > Panels and raised
+    // when opened; Help stays the last menu whatever was added after it.
+    setUpPanelsMenu(this, panelsMenu_);
+    keepHelpMenuLast(this);
+    // The tools docked below the grid share one tabbed area: side by side, two of them need
+    // more width than a laptop screen has.
+    tabifyArea(this, Qt::BottomDockWidgetArea);
 
     statusShape_ = new QLabel;
     statusShape_->setObjectName(QStringLiteral("statusShape"));
@@ -138,7 +158,9 @@ void MainWindow::createActions() {
     openAct->setIcon(st->standardIcon(QStyle::SP_DialogOpenButton));
     auto* saveAct = act(QStringLiteral("&Save"), &MainWindow::save, QKeySequence::Save);
     saveAct->setIcon(st->standardIcon(QStyle::SP_DialogSaveButton));
-    auto* saveAsAct = act(QStringLiteral("Save &As…"), &MainWindow::saveAs, QKeySequence::SaveAs);
+    // QKeySequence::SaveAs is empty on some platforms (the generic and offscreen themes).
+    auto* saveAsAct = act(QStringLiteral("Save &As…"), &MainWindow::saveAs,
+                          QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     auto* exportAct = act(QStringLiteral("&Export View…"), &MainWindow::exportViewDialog,
                           QKeySequence(QStringLiteral("Ctrl+E")));
     file->addAction(newAct);
@@ -163,6 +185,31 @@ void MainWindow::createActions() {
     redoAct_->setIcon(st->standardIcon(QStyle::SP_ArrowForward));
     edit->addAction(undoAct_);
     edit->addAction(redoAct_);
+    // The toolbar's buttons keep short labels (the menu's text grows with the command's name and
+    // made the toolbar reflow); the full text is in their tooltips.
+    QUndoStack* stack = doc_->undoStack();
+    undoTbAct_ = new QAction(st->standardIcon(QStyle::SP_ArrowBack), QStringLiteral("Undo"), this);
+    undoTbAct_->setObjectName(QStringLiteral("undoToolbarAction"));
+    redoTbAct_ =
+        new QAction(st->standardIcon(QStyle::SP_ArrowForward), QStringLiteral("Redo"), this);
+    redoTbAct_->setObjectName(QStringLiteral("redoToolbarAction"));
+    connect(undoTbAct_, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(redoTbAct_, &QAction::triggered, stack, &QUndoStack::redo);
+    auto syncUndoButtons = [this, stack] {
+        undoTbAct_->setEnabled(stack->canUndo());
+        redoTbAct_->setEnabled(stack->canRedo());
+        const QString u = undoAct_->shortcut().toString(QKeySequence::NativeText);
+        const QString r = redoAct_->shortcut().toString(QKeySequence::NativeText);
+        undoTbAct_->setToolTip(stack->canUndo()
+                                   ? QStringLiteral("Undo %1 (%2)").arg(stack->undoText(), u)
+                                   : QStringLiteral("Nothing to undo"));
+        redoTbAct_->setToolTip(stack->canRedo()
+                                   ? QStringLiteral("Redo %1 (%2)").arg(stack->redoText(), r)
+                                   : QStringLiteral("Nothing to redo"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, syncUndoButtons);
+    connect(stack, &QUndoStack::cleanChanged, this, syncUndoButtons);
+    syncUndoButtons();
     edit->addSeparator();
     auto* copyAct = act(QStringLiteral("&Copy as TileLang Code"), &MainWindow::copyAsTileLang,
                         QKeySequence(QStringLiteral("Ctrl+Shift+C")));
@@ -178,8 +225,14 @@ void MainWindow::createActions() {
     edit->addAction(act(
         QStringLiteral("Re&name Layout"), [this] { listView_->edit(list_->index(doc_->active())); },
         QKeySequence(Qt::Key_F2)));
-    edit->addAction(
-        act(QStringLiteral("Dele&te Layout"), [this] { doc_->removeLayout(doc_->active()); }));
+    // Del deletes a layout only while the Layouts list has focus (elsewhere it edits text).
+    auto* delAct = act(
+        QStringLiteral("Dele&te Layout"), [this] { doc_->removeLayout(doc_->active()); },
+        QKeySequence(QKeySequence::Delete));
+    delAct->setObjectName(QStringLiteral("deleteLayoutAction"));
+    delAct->setShortcutContext(Qt::WidgetShortcut);
+    listView_->addAction(delAct);
+    edit->addAction(delAct);
 
     // View.
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
@@ -234,33 +287,19 @@ void MainWindow::createActions() {
     view->addAction(legendAct_);
     view->addSeparator();
     panelsMenu_ = view->addMenu(QStringLiteral("&Panels"));
-    view->addAction(act(QStringLiteral("&Reset Panel Arrangement"),
-                        [this] { restoreState(defaultState_, kStateVersion); }));
+    view->addAction(act(QStringLiteral("&Reset Panel Arrangement"), [this] { resetPanels(); }));
 
     // Help.
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     helpSamplesMenu_ = help->addMenu(QStringLiteral("&Samples"));
-    help->addAction(act(QStringLiteral("&Mapping Language"), [this] {
-        QString t = QStringLiteral(
-            "<p>Type or paste TileLang: <code>T.Layout(shape, lambda i, j: ...)</code>, "
-            "<code>T.Fragment(shape, forward_thread_fn=..., forward_index_fn=..., "
-            "replicate=R)</code>, "
-            "method chains <code>.repeat(...)</code>, <code>.replicate(n)</code>, "
-            "<code>.expand([...])</code>, <code>.inverse()</code>, and these builtins:</p><ul>");
-        for (const auto& b : ts::builtins())
-            t += QStringLiteral("<li><code>%1</code> — %2</li>")
-                     .arg(QString::fromStdString(ts::builtinSignature(b)).toHtmlEscaped(),
-                          QString::fromStdString(b.summary).toHtmlEscaped());
-        t += QStringLiteral("</ul>");
-        auto* box = new QMessageBox(QMessageBox::Information, QStringLiteral("Mapping language"), t,
-                                    QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }));
+    help->addAction(act(
+        QStringLiteral("&Mapping Language"), [this] { LanguageReference::showFor(this); },
+        QKeySequence(QKeySequence::HelpContents)));
     help->addAction(act(QStringLiteral("&About Tilescope"), [this] {
-        QMessageBox::about(
-            this, QStringLiteral("About Tilescope"),
-            QStringLiteral("<b>Tilescope</b><br>An explorer of TileLang GPU tile layouts."));
+        QMessageBox::about(this, QStringLiteral("About Tilescope"),
+                           QStringLiteral("<b>Tilescope %1</b><br>An explorer of TileLang GPU tile "
+                                          "layouts.")
+                               .arg(QStringLiteral(TILESCOPE_VERSION)));
     }));
     rebuildRecentMenu();
     rebuildSamplesMenu(samplesMenu_);
@@ -276,8 +315,8 @@ void MainWindow::createActions() {
     tb->addAction(openAct);
     tb->addAction(saveAct);
     tb->addSeparator();
-    tb->addAction(undoAct_);
-    tb->addAction(redoAct_);
+    tb->addAction(undoTbAct_);
+    tb->addAction(redoTbAct_);
     tb->addSeparator();
     auto* vlabel = new QLabel(QStringLiteral("  View "));
     vlabel->setStyleSheet(QStringLiteral("color: #6b7280;"));
@@ -365,7 +404,8 @@ void MainWindow::connectDocument() {
         for (int r = 0; r < m.rows(); ++r)
             for (int c = 0; c < m.cols(); ++c)
                 n += m.matches(r, c, h);
-        details_->setHighlight(QStringLiteral("%1: %2 cells").arg(m.describe(h)).arg(n));
+        details_->setHighlight(
+            QStringLiteral("%1: %2").arg(m.describe(h), countNoun(n, QStringLiteral("cell"))));
     });
     connect(grid_, &GridView::viewTransformChanged, this, [this] { updateStatus(); });
 }
@@ -379,6 +419,8 @@ void MainWindow::restoreSettings() {
         restoreGeometry(geo);
     else
         resize(1440, 900);
+    // A geometry saved on a larger monitor, or the default on a small screen, fits the screen.
+    fitIntoScreen(this);
     restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kStateVersion);
     legendAct_->setChecked(s.value(QStringLiteral("view/legend"), true).toBool());
 }
@@ -395,22 +437,20 @@ QStringList MainWindow::recentFiles() const {
 }
 
 void MainWindow::addRecent(const QString& path) {
-    QStringList r = recentFiles();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    r.removeAll(abs);
-    r.prepend(abs);
-    while (r.size() > kMaxRecent)
-        r.removeLast();
-    QSettings().setValue(QLatin1String(kRecentKey), r);
+    QSettings().setValue(QLatin1String(kRecentKey), addRecentPath(recentFiles(), path, kMaxRecent));
     rebuildRecentMenu();
 }
 
 void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
-    const QStringList r = recentFiles();
-    for (const QString& p : r) {
-        auto* a = recentMenu_->addAction(QFileInfo(p).fileName());
+    // Lists written before paths were made canonical may hold two spellings of one file.
+    const QStringList r = dedupeRecentPaths(recentFiles());
+    const QStringList labels = recentLabels(r);
+    for (int k = 0; k < r.size(); ++k) {
+        const QString p = r[k];
+        auto* a = recentMenu_->addAction(labels[k]);
         a->setToolTip(p);
+        a->setStatusTip(p);
         connect(a, &QAction::triggered, this, [this, p] {
             if (maybeSave()) openFile(p);
         });
@@ -439,6 +479,26 @@ QString MainWindow::samplesDirectory() {
     return embeddedSamplesDir();
 }
 
+QString MainWindow::sampleTitle(const QString& path) {
+    // The project's own "title"; else its file name made readable ("swizzles" -> "Swizzles").
+    QFile f(path);
+    if (f.open(QIODevice::ReadOnly) && f.size() < (1 << 20)) {
+        const QString t = QJsonDocument::fromJson(f.readAll())
+                              .object()
+                              .value(QStringLiteral("title"))
+                              .toString()
+                              .trimmed();
+        if (!t.isEmpty()) return t;
+    }
+    QString title = QFileInfo(path).fileName();
+    if (title.endsWith(QLatin1String(".tilescope.json")))
+        title.chop(int(QStringLiteral(".tilescope.json").size()));
+    title.replace(QLatin1Char('_'), QLatin1Char(' '));
+    title.replace(QLatin1Char('-'), QLatin1Char(' '));
+    if (!title.isEmpty()) title[0] = title[0].toUpper();
+    return title;
+}
+
 void MainWindow::rebuildSamplesMenu(QMenu* m) {
     m->clear();
     const QString dir = samplesDirectory();
@@ -446,11 +506,14 @@ void MainWindow::rebuildSamplesMenu(QMenu* m) {
         dir.isEmpty()
             ? QStringList()
             : QDir(dir).entryList({QStringLiteral("*.tilescope.json")}, QDir::Files, QDir::Name);
-    for (const QString& f : files) {
-        QString title = f;
-        title.chop(int(QStringLiteral(".tilescope.json").size()));
-        title.replace(QLatin1Char('_'), QLatin1Char(' '));
-        title.replace(QLatin1Char('-'), QLatin1Char(' '));
+    // Sorted by the titles the menu shows.
+    QList<QPair<QString, QString>> entries;
+    for (const QString& f : files)
+        entries.append({sampleTitle(dir + QLatin1Char('/') + f), f});
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+        return QString::localeAwareCompare(a.first, b.first) < 0;
+    });
+    for (const auto& [title, f] : entries) {
         auto* a = m->addAction(title);
         const QString path = dir + QLatin1Char('/') + f;
         a->setToolTip(path);
@@ -482,12 +545,19 @@ void MainWindow::showError(const QString& title, const QString& text) {
 
 bool MainWindow::maybeSave() {
     if (!doc_->isDirty() || !confirmOnClose_) return true;
-    const auto r = QMessageBox::warning(
-        this, QStringLiteral("Unsaved changes"),
-        QStringLiteral("“%1” has unsaved changes. Save them?").arg(doc_->displayName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (r == QMessageBox::Save) return save();
-    if (r == QMessageBox::Discard) {
+    // Own buttons: the standard ones carry no mnemonics on every platform (Alt+D must discard).
+    QMessageBox box(QMessageBox::Warning, QStringLiteral("Unsaved changes"),
+                    QStringLiteral("“%1” has unsaved changes. Save them?").arg(doc_->displayName()),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("unsavedChangesDialog"));
+    QPushButton* saveB = box.addButton(QStringLiteral("&Save"), QMessageBox::AcceptRole);
+    QPushButton* discardB = box.addButton(QStringLiteral("&Discard"), QMessageBox::DestructiveRole);
+    QPushButton* cancelB = box.addButton(QStringLiteral("Cancel"), QMessageBox::RejectRole);
+    box.setDefaultButton(saveB);
+    box.setEscapeButton(cancelB);
+    box.exec();
+    if (box.clickedButton() == saveB) return save();
+    if (box.clickedButton() == discardB) {
         recovery_->clear();
         return true;
     }
@@ -585,9 +655,9 @@ void MainWindow::offerRecovery() {
                                                   : QFileInfo(e.original).fileName(),
                              e.saved.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
                     QMessageBox::NoButton, this);
-    auto* rec = box.addButton(QStringLiteral("Recover"), QMessageBox::AcceptRole);
-    auto* dis = box.addButton(QStringLiteral("Discard"), QMessageBox::DestructiveRole);
-    box.addButton(QStringLiteral("Later"), QMessageBox::RejectRole);
+    auto* rec = box.addButton(QStringLiteral("&Recover"), QMessageBox::AcceptRole);
+    auto* dis = box.addButton(QStringLiteral("&Discard"), QMessageBox::DestructiveRole);
+    box.addButton(QStringLiteral("&Later"), QMessageBox::RejectRole);
     box.exec();
     if (box.clickedButton() == static_cast<QAbstractButton*>(rec))
         recoverFrom(e);
@@ -606,8 +676,22 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     e->accept();
 }
 
+// Drops are always copies: a move would make the source (the mapping editor, a file manager)
+// delete what it handed over.
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
-    if (e->mimeData()->hasUrls() || e->mimeData()->hasText()) e->acceptProposedAction();
+    if (!(e->mimeData()->hasUrls() || e->mimeData()->hasText()) ||
+        !(e->possibleActions() & Qt::CopyAction))
+        return;
+    e->setDropAction(Qt::CopyAction);
+    e->accept();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* e) {
+    if (!(e->mimeData()->hasUrls() || e->mimeData()->hasText()) ||
+        !(e->possibleActions() & Qt::CopyAction))
+        return;
+    e->setDropAction(Qt::CopyAction);
+    e->accept();
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
@@ -615,6 +699,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (m->hasUrls()) {
         for (const QUrl& u : m->urls())
             if (u.isLocalFile()) {
+                e->setDropAction(Qt::CopyAction);
+                e->accept();
                 // Probe results (measured elsewhere) go into the Run history, not open as a
                 // project.
                 QStringList results;
@@ -623,24 +709,23 @@ void MainWindow::dropEvent(QDropEvent* e) {
                         results << r.toLocalFile();
                 if (!results.isEmpty()) {
                     importMeasurements(this, results);
-                    e->acceptProposedAction();
                     return;
                 }
                 if (maybeSave()) openFile(u.toLocalFile());
-                e->acceptProposedAction();
                 return;
             }
     }
     if (m->hasText()) {
         // Dropped code becomes the active layout's mapping (undoable).
+        e->setDropAction(Qt::CopyAction);
+        e->accept();
         doc_->setText(doc_->active(), m->text().trimmed());
-        e->acceptProposedAction();
     }
 }
 
 void MainWindow::addLayout() {
     ts::DocLayout l;
-    l.name = "layout";
+    l.name = "new fragment 16x16"; // made unique ("… 2") by the document
     l.text = "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i % 8 * 4 + j // 4, "
              "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4)";
     doc_->addLayout(l);
@@ -709,25 +794,33 @@ bool MainWindow::exportView(const QString& path, double scale) {
     return true;
 }
 
+QString MainWindow::exportStartDirectory() const {
+    // The project's folder; for a sample (read-only, shipped) or an untitled project the folder of
+    // the last export, else home.
+    const QString path = doc_->filePath();
+    if (!path.isEmpty() && !path.startsWith(samplesDirectory() + '/') &&
+        !path.startsWith(QLatin1Char(':')))
+        return QFileInfo(path).absolutePath();
+    const QString last = QSettings().value(QStringLiteral("export/lastDir")).toString();
+    return !last.isEmpty() && QFileInfo(last).isDir() ? last : QDir::homePath();
+}
+
 void MainWindow::exportViewDialog() {
     if (exportJob_ && exportJob_->running()) {
         if (exportJob_->dialog()) exportJob_->dialog()->raise();
         return;
     }
-    QString selected;
     QString base =
         QString::fromStdString(doc_->activeLayout() ? doc_->activeLayout()->name : "layout");
     base.replace(QLatin1Char(' '), QLatin1Char('_'));
-    const QString dir =
-        doc_->filePath().isEmpty() ? QString() : QFileInfo(doc_->filePath()).absolutePath();
-    const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Export view"),
-        dir.isEmpty() ? base + QStringLiteral(".png")
-                      : dir + QLatin1Char('/') + base + QStringLiteral(".png"),
-        QStringLiteral("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf);;Text "
-                       "table (*.txt)"),
-        &selected);
-    if (!path.isEmpty()) startExport(path);
+    GridRenderer::Style style;
+    style.legendInScene = true;
+    const QSizeF native = GridRenderer(grid_->model(), style).sceneSize();
+    const auto choice = askExportFile(
+        this, exportStartDirectory() + QLatin1Char('/') + base + QStringLiteral(".png"), native);
+    if (!choice) return;
+    QSettings().setValue(QStringLiteral("export/lastDir"), QFileInfo(choice->path).absolutePath());
+    startExport(choice->path, choice->scale);
 }
 
 bool MainWindow::startExport(const QString& path, double scale) {
@@ -784,8 +877,33 @@ void MainWindow::updateViewActions() {
     const ColorMode c = colorModeFromString(l->view.color);
     for (auto* a : viewGroup_->actions())
         a->setChecked(a->data().toInt() == int(v));
+    // Colourings by thread, warp, slot and replica describe a fragment's input view; a layout is
+    // coloured by offset and a fragment's register file by element, so there they are disabled
+    // rather than silently doing nothing. An empty grid (an error) keeps the last state.
+    const GridModel::Kind k = grid_->model().kind();
+    if (k != GridModel::Kind::Empty) {
+        const bool apply = colorModesApply(k);
+        for (auto* a : colorGroup_->actions()) {
+            a->setEnabled(apply);
+            a->setStatusTip(apply ? QString()
+                            : k == GridModel::Kind::FragmentOutput
+                                ? QStringLiteral("The output view colours each register by the "
+                                                 "element it holds")
+                                : QStringLiteral("A T.Layout is coloured by physical offset; "
+                                                 "these colourings are for fragments"));
+        }
+    }
     for (auto* a : colorGroup_->actions())
         a->setChecked(a->data().toInt() == int(c));
+}
+
+void MainWindow::resetPanels() {
+    const bool maximized = isMaximized();
+    restoreState(defaultState_, kStateVersion);
+    if (maximized && !isMaximized()) showMaximized();
+    // Restoring may ask for more room than the screen has: never wider or taller than it.
+    fitIntoScreen(this);
+    QTimer::singleShot(0, this, [this] { fitIntoScreen(this); });
 }
 
 void MainWindow::onActiveChanged() {
@@ -850,6 +968,7 @@ void MainWindow::onEvaluated(const EvalResult& r) {
         editor_->syncFields(r.text, *r.mapping);
         details_->setLayoutSummary(r.grid.title(), r.repr);
         gridState_->publish(gen);
+        updateViewActions();
     } else {
         editor_->setError(r.column, r.error, r.errorLong);
         if (r.tooLarge || !sameLayout) {

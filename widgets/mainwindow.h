@@ -68,6 +68,8 @@ public:
     void setConfirmOnClose(bool on) { confirmOnClose_ = on; }
 
     static QString samplesDirectory();
+    // A sample's menu title: its project "title", else its file name made readable.
+    static QString sampleTitle(const QString& path);
     QStringList recentFiles() const;
 
 public slots:
@@ -89,6 +91,7 @@ signals:
 protected:
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
+    void dragMoveEvent(QDragMoveEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
 private:
@@ -108,6 +111,8 @@ private:
     void requestEvaluation(bool now);
     void updateTitle();
     void updateViewActions();
+    void resetPanels();
+    QString exportStartDirectory() const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void rebuildSamplesMenu(QMenu* m);
@@ -131,6 +136,7 @@ private:
     QActionGroup *viewGroup_, *colorGroup_;
     QMenu *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
     QAction *undoAct_, *redoAct_, *legendAct_;
+    QAction *undoTbAct_ = nullptr, *redoTbAct_ = nullptr; // toolbar: short labels, full tooltips
     std::shared_ptr<const ts::Mapping> mapping_;
     int shownLayout_ = -1; // layout index the grid shows (for keep-view decisions)
     bool applyZoom_ = false;

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTextBlock>
@@ -152,7 +153,15 @@ MappingEditor::MappingEditor(QWidget* parent) : QWidget(parent) {
         updateKind();
         onFieldsEdited();
     });
-    tabs_->addTab(fieldsPage, QStringLiteral("Fields"));
+    // The form pages scroll rather than holding the window taller than a laptop screen.
+    auto scrolled = [](QWidget* page) {
+        auto* area = new QScrollArea;
+        area->setWidget(page);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        return area;
+    };
+    tabs_->addTab(scrolled(fieldsPage), QStringLiteral("Fields"));
 
     // Builtin page.
     auto* bPage = new QWidget;
@@ -179,7 +188,7 @@ MappingEditor::MappingEditor(QWidget* parent) : QWidget(parent) {
         rebuildBuiltinForm(i);
         onBuiltinEdited();
     });
-    tabs_->addTab(bPage, QStringLiteral("Builtin"));
+    tabs_->addTab(scrolled(bPage), QStringLiteral("Builtin"));
 
     // Error line.
     auto* status = new QHBoxLayout;

@@ -4,6 +4,7 @@
 #include "bank_overlays.h"
 #include "gridview.h"
 #include "result_state.h"
+#include "wording.h"
 
 #include "tilescope/raster.h"
 
@@ -37,9 +38,9 @@ void showOrder(GridView* view, const std::vector<ts::BlockCoord>& order, std::in
         wave[i] = idx[i] < 0 ? -1 : idx[i] / resident;
     std::vector<LegendEntry> legend;
     legend.push_back({QColor(Qt::transparent),
-                      QStringLiteral("colour = wave (%1 blocks resident at once), label = launch "
+                      QStringLiteral("colour = wave (%1 resident at once), label = launch "
                                      "order:")
-                          .arg(resident)});
+                          .arg(countNoun(resident, QStringLiteral("block")))});
     const std::int64_t waves = (gx * gy + resident - 1) / resident;
     for (std::int64_t w = 0; w < std::min<std::int64_t>(waves, 12); ++w)
         legend.push_back({categoricalColor(w), QStringLiteral("wave %1").arg(w)});
@@ -164,10 +165,10 @@ bool RasterPanel::refresh() {
         for (std::size_t i = 0; i < ws.size() && i < 12; ++i) {
             const auto& w = ws[i];
             const auto& p = wp[std::min(i, wp.size() - 1)];
-            text += QStringLiteral("wave %1: %2 blocks | %3: A panels {%4}, B panels {%5} | plain: "
+            text += QStringLiteral("wave %1: %2 | %3: A panels {%4}, B panels {%5} | plain: "
                                    "%6 A + %7 B\n")
                         .arg(w.wave)
-                        .arg(w.count)
+                        .arg(countNoun(w.count, QStringLiteral("block")))
                         .arg(order_->currentText())
                         .arg(tileList(w.a_tiles), tileList(w.b_tiles))
                         .arg(p.a_tiles.size())

@@ -68,6 +68,26 @@ void RunSettings::save(QSettings& s) const {
     s.endGroup();
 }
 
+PythonChoice resolvePython(const RunSettings& s) {
+    if (!s.python.isEmpty()) return {s.python, QStringLiteral("Run ▸ Settings")};
+    const QString env = qEnvironmentVariable("TILESCOPE_PYTHON");
+    if (!env.isEmpty()) return {env, QStringLiteral("TILESCOPE_PYTHON")};
+    const QStringList dirs = {
+        QDir::currentPath(),
+        sourceTreeDir(), // a checkout's .venv, only from its build tree
+    };
+    for (const QString& d : dirs) {
+        if (d.isEmpty()) continue;
+        const QFileInfo venv(d + QStringLiteral("/.venv/bin/python"));
+        if (venv.isExecutable())
+            return {QDir::cleanPath(venv.absoluteFilePath()),
+                    QStringLiteral(".venv in %1").arg(QDir::cleanPath(d))};
+    }
+    const QString sys = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (!sys.isEmpty()) return {sys, QStringLiteral("python3 on PATH")};
+    return {};
+}
+
 RunController::RunController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<tsw::RunRecord>();
     timer_ = new QTimer(this);
@@ -139,7 +159,9 @@ QString RunController::messageForExit(RunTarget t, int code, const QString& prob
     case 2:
         return QStringLiteral("The probe refused the request as bad input (exit 2).") + detail;
     case 3:
-        return QStringLiteral("No CUDA driver or GPU on %1 (exit 3): the kernel was not run.")
+        return QStringLiteral("No CUDA driver or GPU on %1 (exit 3): the kernel was not run. "
+                              "Compile Only (Run menu, or the button) still checks that it "
+                              "compiles.")
                    .arg(t == RunTarget::Ssh ? QStringLiteral("the remote machine")
                                             : QStringLiteral("this machine")) +
                detail;
@@ -196,6 +218,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
     if (spec.vector) pending_.pattern += QStringLiteral(" (vec %1)").arg(spec.vector);
     pending_.target = runTargetName(target);
     pending_.dtype = spec.dtype;
+    pending_.compileOnly = spec.compileOnly;
 
     // The checks happen here, in core, before any child is started.
     tmp_ =
@@ -238,7 +261,12 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
                      {});
                 return false;
             }
-            return launch(probe, {}, request, QStringLiteral("tilescope-probe on this machine"));
+            return launch(
+                probe,
+                spec.compileOnly ? QStringList{QStringLiteral("--compile-only")} : QStringList{},
+                request,
+                spec.compileOnly ? QStringLiteral("compiling with tilescope-probe (no GPU needed)")
+                                 : QStringLiteral("tilescope-probe on this machine"));
         }
         const QString problem = sshSettingsProblem(settings_);
         if (!problem.isEmpty()) {
@@ -258,6 +286,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         args << (settings_.sshUser.isEmpty() ? settings_.sshHost
                                              : settings_.sshUser + '@' + settings_.sshHost);
         args << QStringLiteral("--") << settings_.sshRemoteProbe;
+        if (spec.compileOnly) args << QStringLiteral("--compile-only");
         return launch(settings_.sshProgram, args, request,
                       QStringLiteral("tilescope-probe on %1 over SSH").arg(settings_.sshHost));
     }
@@ -273,6 +302,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
             ts::TileLangKernelOptions o;
             o.name = spec.layoutName.toStdString();
             o.dtype = spec.dtype.toStdString();
+            o.run_on_gpu = !spec.compileOnly;
             script = ts::generateTileLangKernel(*l, o);
         } catch (const std::exception& e) {
             fail(QStringLiteral("Cannot run '%1' through TileLang: %2")
@@ -280,31 +310,17 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
                  {});
             return false;
         }
-        QString python = settings_.python;
-        if (python.isEmpty()) {
-            const std::vector<std::string> dirs = {
-                QDir::currentPath().toStdString(),
-                sourceTreeDir().toStdString(), // a checkout's .venv, only from its build tree
-            };
-            // Only look for an interpreter here: importing tilelang takes seconds, so that check
-            // happens in the child, whose script reports "cannot import tilelang" on its own.
-            for (const std::string& d : dirs) {
-                const QString venv =
-                    QString::fromStdString(d) + QStringLiteral("/.venv/bin/python");
-                if (QFileInfo(venv).isExecutable()) {
-                    python = QFileInfo(venv).absoluteFilePath();
-                    break;
-                }
-            }
-            if (python.isEmpty())
-                python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-            if (python.isEmpty()) {
-                fail(QStringLiteral("TileLang is not available: no .venv/bin/python next to the "
-                                    "project and no python3 on PATH (set one in Settings)."),
-                     {});
-                return false;
-            }
+        // Only an interpreter is looked for here: importing tilelang takes seconds, so that
+        // check happens in the child, whose script reports "cannot import tilelang" on its own.
+        const PythonChoice py = resolvePython(settings_);
+        if (py.program.isEmpty()) {
+            fail(QStringLiteral("TileLang is not available: no Python set in Run ▸ Settings, no "
+                                "TILESCOPE_PYTHON, no .venv/bin/python next to the project and no "
+                                "python3 on PATH."),
+                 {});
+            return false;
         }
+        python_ = py.program;
         const QString path = workDir_ + QStringLiteral("/tile_kernel.py");
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(script)) < 0) {
@@ -312,11 +328,18 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
             return false;
         }
         f.close();
-        return launch(python, {QStringLiteral("-u"), path}, {},
-                      QStringLiteral("TileLang kernel through %1").arg(python));
+        return launch(python_, {QStringLiteral("-u"), path}, {},
+                      QStringLiteral("TileLang kernel through %1").arg(python_));
     }
 
-    // Ascend: the kernel first (the shape and dtype checks need no toolkit), then CANN.
+    // Ascend.
+    if (spec.compileOnly) {
+        fail(QStringLiteral("Compile only is not available for the Ascend target: its script "
+                            "compiles and runs in one step."),
+             {}, false);
+        return false;
+    }
+    // The kernel first (the shape and dtype checks need no toolkit), then CANN.
     std::string script;
     try {
         const ts::Mapping m = ts::parseMapping(spec.mappingText.toStdString());
@@ -351,8 +374,9 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         return false;
     }
     f.close();
-    const QString python =
-        settings_.python.isEmpty() ? QStringLiteral("python3") : settings_.python;
+    const PythonChoice py = resolvePython(settings_);
+    python_ = py.program.isEmpty() ? QStringLiteral("python3") : py.program;
+    const QString python = python_;
     // msprof [options] <application> [args]: the application as separate arguments.
     return launch(
         QString::fromStdString(cann.msprof),
@@ -463,6 +487,8 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status) {
 
 void RunController::finishProbe(int exitCode, bool crashed) {
     const QString errText = QString::fromUtf8(err_);
+    // The probe's answer (JSON on stdout) belongs in the log as much as its stderr.
+    if (!out_.trimmed().isEmpty()) emit output(QString::fromUtf8(out_));
     if (crashed) {
         fail(QStringLiteral("%1 crashed.").arg(QFileInfo(program_).fileName()), errText);
         return;
@@ -489,6 +515,23 @@ void RunController::finishProbe(int exitCode, bool crashed) {
     }
     RunRecord rec = pending_;
     rec.ok = true;
+    if (spec_.compileOnly) {
+        const QJsonObject c = r.value("compile").toObject();
+        rec.verdict = QStringLiteral("compiled with %1 for %2 in %3 s; not run (compile only)")
+                          .arg(c.value("compiler").toString(QStringLiteral("?")),
+                               c.value("arch").toString(QStringLiteral("?")))
+                          .arg(c.value("seconds").toDouble(), 0, 'f', 2);
+        if (rec.seconds < 0) rec.seconds = r.value("seconds_total").toDouble(-1);
+        last_ = rec;
+        // "Compiled with nvrtc 13.0 for sm_90 in 0.23 s. Predicted 1 wf/instr; nothing ran."
+        QString done = rec.verdict.section(QLatin1Char(';'), 0, 0);
+        if (!done.isEmpty()) done[0] = done[0].toUpper();
+        lastMessage_ =
+            done + QStringLiteral(". Predicted %1 wf/instr; nothing ran.").arg(rec.predictedWf);
+        lastLog_ = errText;
+        emit finished(rec);
+        return;
+    }
     const QJsonObject dev = r.value("device").toObject();
     rec.device = dev.value("name").toString();
     const QJsonObject t = r.value("timing").toObject();
@@ -523,12 +566,13 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
     const ts::TileLangRunReport rep = ts::parseTileLangOutput(all);
     const QString log = QString::fromUtf8(out_) + QString::fromUtf8(err_);
     if (crashed) {
-        fail(QStringLiteral("python crashed while running the generated kernel."), log);
+        fail(QStringLiteral("%1 crashed while running the generated kernel.").arg(python_), log);
         return;
     }
     if (exitCode != 0 || !rep.lowered) {
         QString why = rep.errors.empty() ? QString() : QString::fromStdString(rep.errors.back());
-        fail(QStringLiteral("The TileLang kernel failed (exit %1)%2")
+        fail(QStringLiteral("The TileLang kernel failed with %1 (exit %2)%3")
+                 .arg(python_)
                  .arg(exitCode)
                  .arg(why.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + why),
              log);
@@ -539,10 +583,12 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
     if (rep.latency_ms) rec.latencyMs = *rep.latency_ms;
     if (rep.roundtrip)
         rec.roundTrip = *rep.roundtrip ? QStringLiteral("pass") : QStringLiteral("fail");
-    rec.verdict = !rep.no_gpu.empty() ? QStringLiteral("lowered (%1 s); not run: %2")
-                                            .arg(rep.lower_seconds, 0, 'f', 2)
-                                            .arg(QString::fromStdString(rep.no_gpu))
-                                      : QStringLiteral("ran: round trip %1").arg(rec.roundTrip);
+    rec.verdict = spec_.compileOnly ? QStringLiteral("lowered in %1 s; not run (compile only)")
+                                          .arg(rep.lower_seconds, 0, 'f', 2)
+                  : !rep.no_gpu.empty() ? QStringLiteral("lowered (%1 s); not run: %2")
+                                              .arg(rep.lower_seconds, 0, 'f', 2)
+                                              .arg(QString::fromStdString(rep.no_gpu))
+                                        : QStringLiteral("ran: round trip %1").arg(rec.roundTrip);
     last_ = rec;
     lastMessage_ = QStringLiteral("TileLang: ") + rec.verdict;
     lastLog_ = log;

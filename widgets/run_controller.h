@@ -38,11 +38,20 @@ struct RunSettings {
     int sshPort = 0;            // 0: ssh's default
     int sshConnectTimeout = 10; // seconds
     QString sshRemoteProbe = QStringLiteral("tilescope-probe");
-    QString python;        // empty: .venv/bin/python near the project, else python3
+    QString python;        // empty: see resolvePython
     double timeoutS = 180; // whole child, after which its group is killed
     void load(QSettings& s);
     void save(QSettings& s) const;
 };
+
+// The one Python for everything TileLang (Run ▸ Target: TileLang, Ascend, Trace ▸ Run Script):
+// Run ▸ Settings' interpreter, else $TILESCOPE_PYTHON, else .venv/bin/python in the working
+// directory, above the application or in the source tree, else python3 on PATH. `program` is
+// empty when there is none; `origin` says where it came from, for messages.
+struct PythonChoice {
+    QString program, origin;
+};
+PythonChoice resolvePython(const RunSettings& s);
 
 struct RunSpec {
     QString layoutName, mappingText, dtype = QStringLiteral("float16"), access;
@@ -52,6 +61,9 @@ struct RunSpec {
     int vector = 0;
     bool store = false;
     bool ncu = true;
+    // Compile the generated kernel (probe: NVRTC/nvcc for the arch; TileLang: lower) and stop:
+    // works without a GPU.
+    bool compileOnly = false;
 };
 
 // The core input for the probe request of a spec: the one construction shared with
@@ -120,6 +132,7 @@ private:
     QElapsedTimer clock_;
     QByteArray out_, err_;
     QString program_, workDir_;
+    QString python_; // the interpreter of the last TileLang / Ascend run
     QStringList arguments_;
     QString lastMessage_, lastLog_;
     QByteArray lastRequest_;

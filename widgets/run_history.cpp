@@ -1,5 +1,6 @@
 #include "run_history.h"
 
+#include <QColor>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSettings>
@@ -13,6 +14,7 @@ QJsonObject RunRecord::toJson() const {
                        {"target", target},
                        {"dtype", dtype},
                        {"ok", ok},
+                       {"compile_only", compileOnly},
                        {"predicted_wf", predictedWf},
                        {"measured_wf", measuredWf},
                        {"cycles_per_instr", cyclesPerInstr},
@@ -36,6 +38,7 @@ RunRecord RunRecord::fromJson(const QJsonObject& o) {
     r.target = o.value("target").toString();
     r.dtype = o.value("dtype").toString();
     r.ok = o.value("ok").toBool();
+    r.compileOnly = o.value("compile_only").toBool();
     r.predictedWf = o.value("predicted_wf").toDouble(-1);
     r.measuredWf = o.value("measured_wf").toDouble(-1);
     r.cyclesPerInstr = o.value("cycles_per_instr").toDouble(-1);
@@ -67,11 +70,21 @@ QString num(double v, int prec = 2) {
 }
 } // namespace
 
+QString RunHistoryModel::statusOf(const RunRecord& r) {
+    if (r.ok) return r.compileOnly ? QStringLiteral("compiled") : QStringLiteral("ok");
+    return r.verdict.startsWith(QLatin1String("Cancelled")) ? QStringLiteral("cancelled")
+                                                            : QStringLiteral("failed");
+}
+
 QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(runs_.size())) return {};
     const RunRecord& r = runs_[std::size_t(index.row())];
+    if (role == Qt::ForegroundRole && !r.ok)
+        return index.column() == Status ? QColor(0xb0, 0x00, 0x20) : QColor(0x6b, 0x72, 0x80);
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
+        case Status:
+            return statusOf(r);
         case Layout:
             return r.layout;
         case Pattern:
@@ -90,11 +103,12 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
             return r.verdict;
         }
     } else if (role == Qt::ToolTipRole) {
-        return QStringLiteral("%1\n%2 on %3 (%4)\nround trip: %5\ncycles/instr/SM: %6\n"
+        return QStringLiteral("%9: %10\n%1\n%2 on %3 (%4)\nround trip: %5\ncycles/instr/SM: %6\n"
                               "ns/wavefront/SM: %7\nwhole run: %8 s")
                    .arg(r.when.toString(Qt::ISODate), r.pattern, r.target, r.device,
                         r.roundTrip.isEmpty() ? QStringLiteral("—") : r.roundTrip,
-                        num(r.cyclesPerInstr), num(r.nsPerWavefront, 3), num(r.seconds)) +
+                        num(r.cyclesPerInstr), num(r.nsPerWavefront, 3), num(r.seconds),
+                        statusOf(r), r.verdict) +
                (r.source.isEmpty() ? QString()
                                    : QStringLiteral("\nimported from %1\ndriver %2, ncu %3")
                                          .arg(r.source, r.driver.isEmpty() ? "—" : r.driver,
@@ -109,7 +123,7 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation o, int role) c
     if (role != Qt::DisplayRole) return {};
     if (o == Qt::Vertical) return section + 1;
     static const char* names[] = {
-        "Layout", "Pattern", "Target", "Predicted wf/instr", "Measured wf/instr",
+        "Status", "Layout", "Pattern", "Target", "Predicted wf/instr", "Measured wf/instr",
         "Time",   "Verdict"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }

@@ -18,6 +18,7 @@ struct RunRecord {
     QDateTime when;
     QString layout, pattern, target, dtype;
     bool ok = false;
+    bool compileOnly = false;   // compiled, deliberately not run
     double predictedWf = -1;    // wavefronts per instruction (model)
     double measuredWf = -1;     // ncu, one warp per SM; -1 when not measured
     double cyclesPerInstr = -1; // per SM, from the timed loop
@@ -37,7 +38,19 @@ struct RunRecord {
 class RunHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Layout, Pattern, Target, Predicted, Measured, Time, Verdict, ColumnCount };
+    enum Column {
+        Status,
+        Layout,
+        Pattern,
+        Target,
+        Predicted,
+        Measured,
+        Time,
+        Verdict,
+        ColumnCount
+    };
+    // "ok", "compiled", "failed" or "cancelled": what the Status column says.
+    static QString statusOf(const RunRecord& r);
     static constexpr int kMaxRuns = 500;
     explicit RunHistoryModel(QObject* parent = nullptr);
 

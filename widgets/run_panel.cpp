@@ -25,6 +25,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -65,12 +66,20 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     fit_->setChecked(true);
     fit_->setToolTip(QStringLiteral("Choose the access (and the dtype the layout names) to fit the "
                                     "shared layout at each run; typing an access turns it off."));
+    // Never squeezed to a few characters, whatever shares the dock area.
+    access_->setMinimumWidth(
+        access_->fontMetrics().horizontalAdvance(QStringLiteral("ldmatrix:x4.trans@00")) + 16);
+    access_->setPlaceholderText(QStringLiteral("access pattern"));
     vector_ = new QSpinBox;
     vector_->setRange(0, 16);
     vector_->setSpecialValueText(QStringLiteral("auto"));
     vector_->setToolTip(QStringLiteral("elements per lane access (auto: widest contiguous)"));
     run_ = new QPushButton(QStringLiteral("Run"));
     run_->setObjectName(QStringLiteral("runButton"));
+    compile_ = new QPushButton(QStringLiteral("Compile Only"));
+    compile_->setObjectName(QStringLiteral("compileButton"));
+    compile_->setToolTip(QStringLiteral("Generate and compile the kernel without running it (no "
+                                        "GPU needed); TileLang: lower only"));
     cancel_ = new QPushButton(QStringLiteral("Cancel"));
     cancel_->setObjectName(QStringLiteral("cancelButton"));
     cancel_->setEnabled(false);
@@ -84,6 +93,8 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // Two rows, so that the panel fits beside or under others at 1024 px without squeezing the
+    // access field.
     auto* row = new QHBoxLayout;
     row->addWidget(target_);
     row->addWidget(dtype_);
@@ -91,12 +102,15 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     row->addWidget(fit_);
     row->addWidget(new QLabel(QStringLiteral("vec")));
     row->addWidget(vector_);
-    row->addWidget(run_);
-    row->addWidget(cancel_);
-    row->addWidget(settings_);
     auto* row2 = new QHBoxLayout;
+    row2->addWidget(run_);
+    row2->addWidget(compile_);
+    row2->addWidget(cancel_);
+    row2->addWidget(settings_);
     row2->addWidget(progress_);
-    row2->addWidget(status_, 1);
+    row2->addStretch(1);
+    // The status (often a long, wrapped message) gets the panel's whole width on its own row.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* marker = new QLabel;
     marker->setObjectName(QStringLiteral("runMarker"));
     marker->setWordWrap(true);
@@ -109,7 +123,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     chart_->setTitle(QStringLiteral("Wavefronts per instruction: predicted vs measured; time"));
     chartView_ = new QChartView(chart_);
     chartView_->setRenderHint(QPainter::Antialiasing);
-    chartView_->setMinimumHeight(160);
+    chartView_->setMinimumHeight(90);
     table_ = new QTableView;
     table_->setObjectName(QStringLiteral("runHistory"));
     table_->setModel(history_);
@@ -128,10 +142,12 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     v->setContentsMargins(4, 4, 4, 4);
     v->addLayout(row);
     v->addLayout(row2);
+    v->addWidget(status_);
     v->addWidget(marker);
     v->addWidget(tabs_, 1);
 
     connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(compile_, &QPushButton::clicked, this, &RunPanel::compileRequested);
     connect(cancel_, &QPushButton::clicked, ctl_, &RunController::cancel);
     connect(settings_, &QPushButton::clicked, this, &RunPanel::openSettings);
     connect(ctl_, &RunController::started, this, [this](const QString& d) {
@@ -152,6 +168,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
         setBusy(false);
         status_->setText(m);
         state_->publish(runGen_); // refused when the input changed during the run
+        log_->appendPlainText(QStringLiteral("✗ ") + m);
         if (!log.isEmpty()) {
             log_->appendPlainText(QStringLiteral("---- log ----\n") + log);
             tabs_->setCurrentWidget(log_);
@@ -165,6 +182,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
         history_->save(s);
         if (r.ok) {
             status_->setText(ctl_->lastMessage());
+            log_->appendPlainText(QStringLiteral("✓ ") + ctl_->lastMessage());
             tabs_->setCurrentWidget(chartView_);
         }
     });
@@ -229,6 +247,7 @@ void RunPanel::inputChanged() {
 void RunPanel::setBusy(bool busy) {
     progress_->setVisible(busy);
     run_->setEnabled(!busy);
+    compile_->setEnabled(!busy);
     cancel_->setEnabled(busy);
 }
 
@@ -238,13 +257,19 @@ void RunPanel::rebuildChart() {
         chart_->removeAxis(a); // gives ownership back: each rebuild leaked its axes
         delete a;
     }
-    // The last runs that produced a prediction or a time, oldest first.
+    // The last successful runs that produced a prediction or a time, oldest first; failed
+    // attempts are in the History tab, not among the bars.
     std::vector<int> rows;
     for (int i = history_->rowCount() - 1; i >= 0 && rows.size() < 12; --i) {
         const RunRecord& r = history_->record(i);
-        if (r.predictedWf >= 0 || r.measuredWf >= 0 || r.nsPerInstr >= 0 || r.latencyMs >= 0)
+        if (r.ok &&
+            (r.predictedWf >= 0 || r.measuredWf >= 0 || r.nsPerInstr >= 0 || r.latencyMs >= 0))
             rows.insert(rows.begin(), i);
     }
+    // Bars are numbered among the successful runs of the whole history, and carry the layout.
+    std::vector<int> ordinal(std::size_t(history_->rowCount()), 0);
+    for (int i = 0, n = 0; i < history_->rowCount(); ++i)
+        if (history_->record(i).ok) ordinal[std::size_t(i)] = ++n;
     auto* pred = new QBarSet(QStringLiteral("predicted wf/instr"));
     auto* meas = new QBarSet(QStringLiteral("measured wf/instr (ncu)"));
     auto* time = new QLineSeries;
@@ -261,7 +286,9 @@ void RunPanel::rebuildChart() {
             time->append(double(k), t);
             maxT = std::max(maxT, t);
         }
-        cats << QStringLiteral("#%1").arg(rows[k] + 1);
+        QString name = r.layout;
+        if (name.size() > 14) name = name.left(13) + QStringLiteral("…");
+        cats << QStringLiteral("%1 %2").arg(ordinal[std::size_t(rows[k])]).arg(name);
     }
     auto* bars = new QBarSeries;
     bars->append(pred);
@@ -285,6 +312,12 @@ void RunPanel::rebuildChart() {
     time->attachAxis(at);
 }
 
+QStringList RunPanel::chartCategories() const {
+    for (QAbstractAxis* a : chart_->axes(Qt::Horizontal))
+        if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) return c->categories();
+    return {};
+}
+
 void RunPanel::openSettings() {
     auto* dlg = new QDialog(this);
     dlg->setWindowTitle(QStringLiteral("Run settings"));
@@ -303,7 +336,29 @@ void RunPanel::openSettings() {
     ct->setValue(s.sshConnectTimeout);
     auto* remote = new QLineEdit(s.sshRemoteProbe);
     auto* python = new QLineEdit(s.python);
-    python->setPlaceholderText(QStringLiteral("auto: TILESCOPE_PYTHON, .venv, python3"));
+    python->setObjectName(QStringLiteral("pythonSetting"));
+    python->setPlaceholderText(
+        QStringLiteral("automatic: TILESCOPE_PYTHON, then .venv, then python3"));
+    // Which interpreter "automatic" (or the typed one) means, for TileLang runs and the trace's
+    // Run Script alike.
+    auto* pythonNow = new QLabel;
+    pythonNow->setObjectName(QStringLiteral("pythonResolved"));
+    pythonNow->setStyleSheet(QStringLiteral("color: #6b7280;"));
+    pythonNow->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pythonNow->setWordWrap(true);
+    pythonNow->setToolTip(QStringLiteral("The interpreter of TileLang runs and of Trace ▸ Run "
+                                         "Script"));
+    python->setToolTip(pythonNow->toolTip());
+    auto showPython = [pythonNow, python, s] {
+        RunSettings t = s;
+        t.python = python->text().trimmed();
+        const PythonChoice c = resolvePython(t);
+        pythonNow->setText(c.program.isEmpty()
+                               ? QStringLiteral("No Python found.")
+                               : QStringLiteral("Now: %1 (%2)").arg(c.program, c.origin));
+    };
+    showPython();
+    connect(python, &QLineEdit::textChanged, pythonNow, showPython);
     auto* timeout = new QDoubleSpinBox;
     timeout->setRange(5, 3600);
     timeout->setValue(s.timeoutS);
@@ -315,9 +370,15 @@ void RunPanel::openSettings() {
     form->addRow(QStringLiteral("Connect timeout (s)"), ct);
     form->addRow(QStringLiteral("Remote probe path"), remote);
     form->addRow(QStringLiteral("Python (TileLang)"), python);
+    form->addRow(QString(), pythonNow);
     form->addRow(QStringLiteral("Run timeout (s)"), timeout);
     auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     form->addRow(bb);
+    // Wide enough for the placeholders and a venv path.
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    dlg->setMinimumWidth(
+        std::min(640, fontMetrics().horizontalAdvance(python->placeholderText()) + 260));
+    dlg->setObjectName(QStringLiteral("runSettingsDialog"));
     connect(bb, &QDialogButtonBox::rejected, dlg, &QDialog::reject);
     connect(bb, &QDialogButtonBox::accepted, dlg, [=, this] {
         RunSettings n = ctl_->settings();
@@ -376,8 +437,9 @@ QDockWidget* installRunUi(MainWindow* w) {
     w->addDockWidget(Qt::BottomDockWidgetArea, dock);
     dock->hide(); // the grid gets the room; Run (F5) brings the panel up
 
-    auto runNow = [w, ctl, panel, dock] {
+    auto runNow = [w, ctl, panel, dock](bool compileOnly) {
         dock->show();
+        dock->raise();
         const ts::DocLayout* l = w->document()->activeLayout();
         if (!l) {
             emit ctl->failed(QStringLiteral("No layout to run: add or select one."), {});
@@ -406,9 +468,11 @@ QDockWidget* installRunUi(MainWindow* w) {
         spec.vector = panel->vector();
         panel->setRunInput(
             QStringLiteral("«%1» with %2 (%3)").arg(spec.layoutName, spec.access, spec.dtype));
+        spec.compileOnly = compileOnly;
         ctl->start(panel->currentTarget(), spec);
     };
-    QObject::connect(panel, &RunPanel::runRequested, w, runNow);
+    QObject::connect(panel, &RunPanel::runRequested, w, [runNow] { runNow(false); });
+    QObject::connect(panel, &RunPanel::compileRequested, w, [runNow] { runNow(true); });
     // The last run's status describes the layout it ran; any change of that input marks it.
     DocumentModel* doc = w->document();
     QObject::connect(doc, &DocumentModel::textChanged, panel, [doc, panel](int i) {
@@ -424,7 +488,12 @@ QDockWidget* installRunUi(MainWindow* w) {
     auto* runAct = menu->addAction(QStringLiteral("&Run on Device"));
     runAct->setObjectName(QStringLiteral("runAction"));
     runAct->setShortcut(QKeySequence(Qt::Key_F5));
-    QObject::connect(runAct, &QAction::triggered, w, runNow);
+    QObject::connect(runAct, &QAction::triggered, w, [runNow] { runNow(false); });
+    auto* compileAct = menu->addAction(QStringLiteral("C&ompile Only"));
+    compileAct->setObjectName(QStringLiteral("compileOnlyAction"));
+    compileAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
+    compileAct->setToolTip(panel->compileButton()->toolTip());
+    QObject::connect(compileAct, &QAction::triggered, w, [runNow] { runNow(true); });
     auto* cancelAct = menu->addAction(QStringLiteral("&Cancel Run"));
     cancelAct->setObjectName(QStringLiteral("cancelRunAction"));
     cancelAct->setEnabled(false);
@@ -448,13 +517,16 @@ QDockWidget* installRunUi(MainWindow* w) {
                          QSettings s;
                          history->save(s);
                      });
-    menu->addAction(dock->toggleViewAction());
-    QObject::connect(ctl, &RunController::started, w, [runAct, cancelAct] {
+    // The panel itself is shown from View ▸ Panels (and by Run); a checkbox named like the
+    // Run command here read as a second way to run.
+    QObject::connect(ctl, &RunController::started, w, [runAct, compileAct, cancelAct] {
         runAct->setEnabled(false);
+        compileAct->setEnabled(false);
         cancelAct->setEnabled(true);
     });
-    auto idle = [runAct, cancelAct] {
+    auto idle = [runAct, compileAct, cancelAct] {
         runAct->setEnabled(true);
+        compileAct->setEnabled(true);
         cancelAct->setEnabled(false);
     };
     QObject::connect(ctl, &RunController::finished, w, idle);

@@ -50,6 +50,9 @@ public:
     QChart* chart() const { return chart_; }
     QTableView* table() const { return table_; }
     QPushButton* runButton() const { return run_; }
+    QPushButton* compileButton() const { return compile_; }
+    QLineEdit* accessEdit() const { return access_; }
+    QStringList chartCategories() const;
     QPushButton* cancelButton() const { return cancel_; }
 
     // The last run's status belongs to its input: marked when the layout, access, dtype or
@@ -64,6 +67,7 @@ public slots:
 
 signals:
     void runRequested();
+    void compileRequested();
 
 private:
     void setBusy(bool busy);
@@ -74,7 +78,7 @@ private:
     QLineEdit* access_;
     QCheckBox* fit_;
     QSpinBox* vector_;
-    QPushButton *run_, *cancel_, *settings_;
+    QPushButton *run_, *compile_, *cancel_, *settings_;
     QProgressBar* progress_;
     QLabel* status_;
     QTabWidget* tabs_;

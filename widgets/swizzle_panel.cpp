@@ -4,6 +4,7 @@
 #include "bank_overlays.h"
 #include "gridview.h"
 #include "result_state.h"
+#include "wording.h"
 
 #include "tilescope/builtins.h"
 #include "tilescope/mapping.h"
@@ -378,10 +379,11 @@ bool SwizzlePanel::refresh() {
         }
         if (pad.layout)
             verdict += QStringLiteral("<br>Padding by 16 B is injective but not onto "
-                                      "(%1 holes): it costs %2 B instead of %3 B.")
-                           .arg(ts::SharedTile(*pad.layout, dtype).footprintBytes() /
-                                    ts::dtypeBytes(dtype) -
-                                R * C)
+                                      "(%1): it costs %2 B instead of %3 B.")
+                           .arg(countNoun(ts::SharedTile(*pad.layout, dtype).footprintBytes() /
+                                                  ts::dtypeBytes(dtype) -
+                                              R * C,
+                                          QStringLiteral("hole")))
                            .arg(ts::SharedTile(*pad.layout, dtype).footprintBytes())
                            .arg(R * C * ts::dtypeBytes(dtype));
         verdict += QStringLiteral("<br><i>Cells are coloured by the bank of their first byte; "
@@ -447,10 +449,10 @@ bool SwizzlePanel::runSearch() {
         return true;
     }
     const ts::SwizzleCandidate& b = s.candidates[std::size_t(s.best)];
-    proposal_->setText(QStringLiteral("<b>Proposal: %1</b> — %2 wavefronts (write %3 + read %4), "
+    proposal_->setText(QStringLiteral("<b>Proposal: %1</b> — %2 (write %3 + read %4), "
                                       "%5 B. <code>%6</code>")
                            .arg(QString::fromStdString(b.name))
-                           .arg(b.total())
+                           .arg(countNoun(b.total(), QStringLiteral("wavefront")))
                            .arg(b.write_wavefronts)
                            .arg(b.read_wavefronts)
                            .arg(b.footprint_bytes)

@@ -156,6 +156,7 @@ void TraceImporter::startGeneration() {
 void TraceImporter::openFile(const QString& path, bool follow) {
     startGeneration();
     source_ = path;
+    sourceKind_ = Source::File;
     state_ = follow ? State::Following : State::Reading;
     const quint64 gen = generation_;
     QMetaObject::invokeMethod(
@@ -167,6 +168,7 @@ void TraceImporter::runProcess(const QString& program, const QStringList& args,
                                const QProcessEnvironment& env, const QString& workingDir) {
     startGeneration();
     source_ = program + QLatin1Char(' ') + args.join(QLatin1Char(' '));
+    sourceKind_ = Source::Process;
     state_ = State::Running;
     const quint64 gen = generation_;
     QMetaObject::invokeMethod(
@@ -207,9 +209,9 @@ void TraceImporter::runProcess(const QString& program, const QStringList& args,
             err = QStringLiteral("the process did not finish within %1 s and was stopped")
                       .arg(timeoutS_);
         else if (!cancelled_ && st == QProcess::CrashExit)
-            err = QStringLiteral("the process crashed");
+            err = QStringLiteral("%1 crashed").arg(process_->program());
         else if (!cancelled_ && code != 0)
-            err = QStringLiteral("the process exited with code %1").arg(code);
+            err = QStringLiteral("%1 exited with code %2").arg(process_->program()).arg(code);
         const bool cancelled = cancelled_;
         QMetaObject::invokeMethod(
             worker_,
@@ -262,6 +264,7 @@ void TraceImporter::feedText(const QByteArray& text) {
     if (state_ != State::Running && state_ != State::Reading) {
         startGeneration();
         source_ = QStringLiteral("(text)");
+        sourceKind_ = Source::Text;
         state_ = State::Reading;
         const quint64 gen = generation_;
         QMetaObject::invokeMethod(
@@ -286,6 +289,21 @@ void TraceImporter::cancel() {
         QMetaObject::invokeMethod(
             worker_, [w = worker_] { w->finish(true, {}); }, Qt::QueuedConnection);
     }
+}
+
+void TraceImporter::setFollow(bool on) {
+    if (sourceKind_ != Source::File) return;
+    if (on) {
+        if (state_ == State::Following) return;
+        // The parser of a finished read has flushed its last block; reading the file again from
+        // the start (off the UI thread) gives the same events and then follows the growth.
+        const QString path = source_;
+        openFile(path, true);
+        return;
+    }
+    if (state_ != State::Following) return;
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_] { w->finish(false, {}); }, Qt::QueuedConnection);
 }
 
 void TraceImporter::deliver(std::shared_ptr<const TraceEvents> ev, qint64 bytes, qint64 lines,

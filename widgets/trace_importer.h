@@ -33,8 +33,10 @@ public:
     ~TraceImporter() override;
 
     enum class State { Idle, Reading, Following, Running };
+    enum class Source { None, File, Process, Text };
     State state() const { return state_; }
     QString source() const { return source_; }
+    Source sourceKind() const { return sourceKind_; }
 
     // Starts a new import (the previous one is dropped; reset() is emitted first).
     void openFile(const QString& path, bool follow = false);
@@ -49,6 +51,10 @@ public:
     void finishText();
     // Stops following / kills the child process. finished(true) follows.
     void cancel();
+    // Follow on/off for the open log file: on re-reads it and keeps reading as it grows (events
+    // are delivered afresh after reset()); off stops reading and keeps what was read (finished()
+    // follows, not cancelled). Does nothing for a process or pasted text.
+    void setFollow(bool on);
     // A child still running after this long is killed and reported as timed out (a hung
     // compile must not hold the viewer forever). Default 30 minutes; applies to the next child.
     void setProcessTimeout(int seconds) { timeoutS_ = seconds; }
@@ -77,6 +83,7 @@ private:
     TraceWorker* worker_ = nullptr;
     QProcess* process_ = nullptr;
     State state_ = State::Idle;
+    Source sourceKind_ = Source::None;
     QString source_;
     quint64 generation_ = 0;
     qint64 bytes_ = 0, lines_ = 0;

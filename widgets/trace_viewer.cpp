@@ -2,6 +2,8 @@
 
 #include "dock_sizing.h"
 #include "documentmodel.h"
+#include "run_controller.h"
+#include "wording.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -20,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -136,7 +139,10 @@ QString TraceEventModel::describe(const Event& e) {
     case EventKind::Warning:
         return QStringLiteral("warning  %1").arg(msg);
     case EventKind::Error:
-        return QStringLiteral("error  %1").arg(msg);
+        return QStringLiteral("error  %1").arg(msg) +
+               (e.location.empty() ? QString()
+                                   : QStringLiteral("  (%1)").arg(QString::fromStdString(
+                                         e.location.substr(0, e.location.find(' ')))));
     }
     return {};
 }
@@ -158,6 +164,8 @@ QVariant TraceEventModel::data(const QModelIndex& index, int role) const {
         QString t = QStringLiteral("line %1").arg(e.line);
         if (e.endLine > e.line) t += QStringLiteral("–%1").arg(e.endLine);
         if (!e.span.empty()) t += QStringLiteral("\n--> ") + QString::fromStdString(e.span);
+        if (!e.location.empty())
+            t += QStringLiteral("\nraised at ") + QString::fromStdString(e.location);
         if (!e.message.empty()) t += QLatin1Char('\n') + QString::fromStdString(e.message);
         if (!e.ok()) t += QStringLiteral("\nproblem: ") + QString::fromStdString(e.problem);
         if (e.repeatOf) t += QStringLiteral("\n(repeats event #%1)").arg(*e.repeatOf + 1);
@@ -261,8 +269,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
         titles_[k]->setTextFormat(Qt::RichText);
         titles_[k]->setWordWrap(true);
         views_[k] = new GridView(this);
-        views_[k]->setMinimumSize(200, 200);
-        views_[k]->setTitleVisible(false); // the label above names the layout and its shape
+        views_[k]->setMinimumSize(120, 90); // the panel fits under the grid on a laptop
+        views_[k]->setTitleVisible(false);  // the label above names the layout and its shape
         open_[k] = new QPushButton(QStringLiteral("Open in Editor"), this);
         connect(open_[k], &QPushButton::clicked, this, [this, k] { emit openInEditor(k); });
         auto* bar = new QHBoxLayout;
@@ -419,9 +427,10 @@ QString ComparisonView::countsText() const {
                                       ? QStringLiteral(" — showing the layouts (most cells differ)")
                                       : QStringLiteral(" — showing the layouts"))
                                : QStringLiteral(" — showing the differences");
-    return QStringLiteral("<b>%1 of %2 cells differ</b>%3 &nbsp; ")
+    return QStringLiteral("<b>%1 of %2 %3</b>%4 &nbsp; ")
                .arg(c.differing())
-               .arg(c.cells)
+               .arg(countNoun(c.cells, QStringLiteral("cell")))
+               .arg(c.differing() == 1 ? QStringLiteral("differs") : QStringLiteral("differ"))
                .arg(showing) +
            chip(ts::kDiffThread, QStringLiteral("thread"), c.thread) +
            chip(ts::kDiffSlot, diff_->fragments ? QStringLiteral("slot") : QStringLiteral("offset"),
@@ -444,7 +453,9 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     auto* bar = new QHBoxLayout;
     auto* openBtn = new QPushButton(QStringLiteral("Open Log…"), this);
     follow_ = new QCheckBox(QStringLiteral("Follow"), this);
-    follow_->setToolTip(QStringLiteral("Keep reading the log as it grows"));
+    follow_->setObjectName(QStringLiteral("traceFollow"));
+    follow_->setToolTip(QStringLiteral("Keep reading the log as it grows (tick or untick at any "
+                                       "time)"));
     auto* runBtn = new QPushButton(QStringLiteral("Run Script…"), this);
     runBtn->setToolTip(QStringLiteral(
         "Run a TileLang script with python, with the layout-visualization pass enabled"));
@@ -457,6 +468,12 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     progress_->setTextVisible(false);
     progress_->hide();
     status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("traceStatus"));
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The status can be long (a failed interpreter's path): it elides rather than widening the
+    // window.
+    status_->setMinimumWidth(40);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(openBtn);
     bar->addWidget(follow_);
     bar->addWidget(runBtn);
@@ -471,7 +488,7 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     list_->setModel(model_);
     list_->setUniformItemSizes(true);
     list_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    list_->setMinimumWidth(220);
+    list_->setMinimumWidth(160);
     pages_ = new QStackedWidget(split);
 
     auto* empty = new QLabel(QStringLiteral("Open a TileLang log (layout-visualization output, "
@@ -492,6 +509,7 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     sbar->addWidget(singleOpen_);
     sl->addLayout(sbar);
     single_ = new GridView(single);
+    single_->setMinimumSize(120, 90);
     sl->addWidget(single_, 1);
     text_ = new QPlainTextEdit(single);
     text_->setReadOnly(true);
@@ -507,8 +525,22 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     message_->setReadOnly(true);
     pages_->addWidget(message_); // 3
 
+    // What the selected event is and where it comes from: lines, source span, raising frame.
+    context_ = new QLabel(this);
+    context_->setObjectName(QStringLiteral("traceContext"));
+    context_->setTextFormat(Qt::RichText);
+    context_->setWordWrap(true);
+    context_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    context_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto* right = new QWidget(split);
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->setSpacing(2);
+    rl->addWidget(context_);
+    rl->addWidget(pages_, 1);
+
     split->addWidget(list_);
-    split->addWidget(pages_);
+    split->addWidget(right);
     split->setStretchFactor(1, 1);
     split->setSizes({300, 900});
     lay->addWidget(split, 1);
@@ -516,6 +548,16 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     connect(openBtn, &QPushButton::clicked, this, &TraceViewer::openLogDialog);
     connect(runBtn, &QPushButton::clicked, this, &TraceViewer::runScriptDialog);
     connect(cancel_, &QPushButton::clicked, this, &TraceViewer::cancel);
+    connect(follow_, &QCheckBox::toggled, this, [this](bool on) {
+        if (on && importer_->sourceKind() == TraceImporter::Source::File &&
+            importer_->state() != TraceImporter::State::Following) {
+            // Re-reading starts the list afresh: come back to the event being looked at.
+            const QModelIndex cur = list_->currentIndex();
+            restoreEvent_ = cur.isValid() ? qint64(model_->event(cur.row()).index) : qint64(-1);
+        }
+        importer_->setFollow(on);
+        updateStatus();
+    });
     connect(repeats_, &QCheckBox::toggled, this, [this](bool on) {
         model_->setHideRepeats(on);
         updateStatus();
@@ -545,6 +587,7 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     });
     connect(importer_, &TraceImporter::finished, this,
             [this](bool cancelled, const QString& error) {
+                restoreEvent_ = -1;
                 cancel_->setEnabled(false);
                 progress_->hide();
                 lastError_ = error;
@@ -555,7 +598,11 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
 }
 
 void TraceViewer::openLog(const QString& path, bool follow) {
-    follow_->setChecked(follow);
+    {
+        const QSignalBlocker block(follow_);
+        follow_->setChecked(follow);
+    }
+    restoreEvent_ = -1;
     importer_->openFile(path, follow);
 }
 
@@ -570,20 +617,33 @@ void TraceViewer::openLogDialog() {
     if (!path.isEmpty()) openLog(path, follow_->isChecked());
 }
 
-void TraceViewer::runScriptDialog() {
+QString TraceViewer::scriptPython(QString* origin) {
+    // The same interpreter as Run ▸ Target: TileLang (one setting, in Run ▸ Settings).
+    RunSettings rs;
     QSettings s;
-    QString python = s.value(QStringLiteral("trace/python")).toString();
-    if (python.isEmpty()) python = qEnvironmentVariable("TILESCOPE_PYTHON");
-    if (python.isEmpty()) python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    rs.load(s);
+    const PythonChoice py = resolvePython(rs);
+    if (origin) *origin = py.origin;
+    return py.program;
+}
+
+void TraceViewer::runScriptDialog() {
+    QString origin;
+    const QString python = scriptPython(&origin);
     if (python.isEmpty()) {
         pages_->setCurrentIndex(3);
-        message_->setPlainText(QStringLiteral(
-            "No python found. Set TILESCOPE_PYTHON to a python with tilelang installed."));
+        message_->setPlainText(
+            QStringLiteral("No Python found: set one with TileLang installed in Run ▸ Settings (or "
+                           "TILESCOPE_PYTHON), or create .venv next to the project."));
         return;
     }
     const QString script = QFileDialog::getOpenFileName(this, QStringLiteral("Run TileLang Script"),
                                                         QString(), QStringLiteral("Python (*.py)"));
-    if (!script.isEmpty()) runScript(python, script);
+    if (script.isEmpty()) return;
+    runScript(python, script);
+    context_->setText(QStringLiteral("Running %1 with <code>%2</code> (%3)")
+                          .arg(QFileInfo(script).fileName().toHtmlEscaped(), python.toHtmlEscaped(),
+                               origin.toHtmlEscaped()));
 }
 
 void TraceViewer::cancel() {
@@ -592,7 +652,14 @@ void TraceViewer::cancel() {
 
 void TraceViewer::onEvents(std::shared_ptr<const TraceEvents> ev) {
     model_->append(*ev);
-    if (!autoSelected_ && model_->rowCount() > 0) {
+    if (restoreEvent_ >= 0) {
+        const int row = model_->rowOfEvent(std::size_t(restoreEvent_));
+        if (row >= 0) {
+            restoreEvent_ = -1;
+            autoSelected_ = true;
+            list_->setCurrentIndex(model_->index(row));
+        }
+    } else if (!autoSelected_ && model_->rowCount() > 0) {
         // First conflict if there is one in this batch, else the first event.
         int row = 0;
         for (int r = 0; r < model_->rowCount(); ++r) {
@@ -634,19 +701,124 @@ void TraceViewer::emitOpen(int side) {
     emit openInEditor(shownName_[side & 1], shownText_[side & 1]);
 }
 
+namespace {
+
+// The kind in words, for names and the context line ("T.Parallel conflict", not
+// "parallel_conflict").
+QString kindWords(EventKind k) {
+    switch (k) {
+    case EventKind::Inferred:
+        return QStringLiteral("inferred");
+    case EventKind::Repr:
+        return QStringLiteral("layout");
+    case EventKind::Conflict:
+        return QStringLiteral("conflict");
+    case EventKind::AliasConflict:
+        return QStringLiteral("alias conflict");
+    case EventKind::ParallelConflict:
+        return QStringLiteral("T.Parallel conflict");
+    case EventKind::ReduceConflict:
+        return QStringLiteral("ReduceOp conflict");
+    case EventKind::Warning:
+        return QStringLiteral("warning");
+    case EventKind::Error:
+        return QStringLiteral("error");
+    }
+    return {};
+}
+
+bool isConflict(EventKind k) {
+    return k == EventKind::Conflict || k == EventKind::AliasConflict ||
+           k == EventKind::ParallelConflict || k == EventKind::ReduceConflict;
+}
+
+const Event* eventAt(const std::vector<Event>& all, std::size_t index) {
+    if (index < all.size() && all[index].index == index) return &all[index];
+    for (const Event& e : all)
+        if (e.index == index) return &e;
+    return nullptr;
+}
+
+// The first report of the conflict an event repeats (or the event itself).
+const Event& original(const std::vector<Event>& all, const Event& e) {
+    const Event* o = e.repeatOf ? eventAt(all, *e.repeatOf) : nullptr;
+    return o ? *o : e;
+}
+
+} // namespace
+
+const Event* TraceViewer::conflictOfError(const Event& err) const {
+    // TileLang raises a conflict as an exception whose message repeats it on the same line.
+    if (err.kind != EventKind::Error) return nullptr;
+    for (const Event& c : model_->all())
+        if (c.line == err.line && isConflict(c.kind)) return &original(model_->all(), c);
+    return nullptr;
+}
+
+const Event* TraceViewer::errorOfConflict(const Event& conflict) const {
+    for (const Event& e : model_->all())
+        if (e.kind == EventKind::Error)
+            if (const Event* c = conflictOfError(e); c && c->index == conflict.index) return &e;
+    return nullptr;
+}
+
+QString TraceViewer::contextText(const Event& shown, const Event* raisedBy) const {
+    auto code = [](const std::string& t) {
+        return QStringLiteral("<code>%1</code>").arg(QString::fromStdString(t).toHtmlEscaped());
+    };
+    QStringList parts;
+    QString head = QStringLiteral("<b>%1</b>").arg(kindWords(shown.kind).toHtmlEscaped());
+    if (!shown.buffer.empty()) head += QLatin1Char(' ') + code(shown.buffer);
+    parts << head;
+    parts << (shown.endLine > shown.line
+                  ? QStringLiteral("lines %1–%2").arg(shown.line).arg(shown.endLine)
+                  : QStringLiteral("line %1").arg(shown.line));
+    if (!shown.span.empty()) {
+        // The log quotes the spanned source line once, maybe only with a repeat of the event.
+        std::string source = shown.spanSource;
+        for (const Event& x : model_->all())
+            if (source.empty() && x.span == shown.span) source = x.spanSource;
+        QString span = QStringLiteral("--&gt; ") + code(shown.span);
+        if (!source.empty()) span += QStringLiteral(" ") + code(source);
+        parts << span;
+    }
+    if (raisedBy) {
+        QString r = QStringLiteral("raised as %1 at line %2")
+                        .arg(code(raisedBy->message.substr(0, raisedBy->message.find(':'))))
+                        .arg(raisedBy->line);
+        if (!raisedBy->location.empty()) r += QStringLiteral(" in ") + code(raisedBy->location);
+        parts << r;
+    } else if (!shown.location.empty()) {
+        parts << QStringLiteral("raised in ") + code(shown.location);
+    }
+    return parts.join(QStringLiteral(" &nbsp;·&nbsp; "));
+}
+
 void TraceViewer::showRow(int row) {
     shownName_[0] = shownName_[1] = shownText_[0] = shownText_[1] = QString();
+    context_->clear();
     if (row < 0 || row >= model_->rowCount()) {
         pages_->setCurrentIndex(0);
         return;
     }
-    const Event& e = model_->event(row);
+    const Event& selected = model_->event(row);
+    // An exception that reports a conflict shows that conflict, with where it was raised; a
+    // conflict shows the exception that raised it, so both rows tell the same line numbers.
+    const Event* conflict = conflictOfError(selected);
+    const Event& e = conflict ? *conflict : selected;
+    const Event* raisedBy = conflict             ? &selected
+                            : isConflict(e.kind) ? errorOfConflict(original(model_->all(), e))
+                                                 : nullptr;
+    context_->setText(contextText(e, raisedBy));
     auto [a, b] = pairOf(e);
     const QString buf = QString::fromStdString(e.buffer);
+    // "A_frag current · conflict, line 2": which buffer, which side, where in the log.
     auto nameOf = [&](const ts::dump::DumpLayout& l) {
         QString n = buf.isEmpty() ? QStringLiteral("layout") : buf;
-        if (l.role != "layout") n += QLatin1Char('_') + QString::fromStdString(l.role);
-        return n;
+        if (l.role != "layout") n += QLatin1Char(' ') + QString::fromStdString(l.role);
+        return n + QStringLiteral(" · %1, line %2")
+                       .arg(kindWords(e.kind))
+                       .arg(l.line ? l.line : e.line);
     };
     if (a && b && a->value && b->value) {
         shownName_[0] = nameOf(*a);
@@ -679,18 +851,22 @@ void TraceViewer::showRow(int row) {
             single_->setMessage(QString::fromUtf8(ex.what()));
         }
         single_->setBanner(e.ok() ? QString() : QString::fromStdString(e.problem));
-        singleTitle_->setText(
-            QStringLiteral("<b>%1</b> &nbsp;<span style='color:#666'>%2 · line %3</span>")
-                .arg(shownName_[0].toHtmlEscaped(), QString::fromUtf8(ts::dump::kindName(e.kind)))
-                .arg(e.line));
+        // The name says the buffer, the kind and the line ("x · inferred, line 12").
+        singleTitle_->setText(QStringLiteral("<b>%1</b>").arg(shownName_[0].toHtmlEscaped()));
         QString t = shownText_[0] + QStringLiteral("\n\n") + QString::fromStdString(l->raw);
         if (!l->note.empty()) t += QStringLiteral("\n\nnote: ") + QString::fromStdString(l->note);
         text_->setPlainText(t);
         pages_->setCurrentIndex(1);
         return;
     }
-    QString t = QStringLiteral("line %1  %2\n").arg(e.line).arg(TraceEventModel::describe(e));
+    // The whole message (the list row shortens it).
+    QString t = QStringLiteral("line %1  %2  %3\n")
+                    .arg(e.line)
+                    .arg(kindWords(e.kind),
+                         QString::fromStdString(e.message.empty() ? e.buffer : e.message));
     if (!e.span.empty()) t += QStringLiteral("--> ") + QString::fromStdString(e.span) + '\n';
+    if (!e.location.empty())
+        t += QStringLiteral("raised at ") + QString::fromStdString(e.location) + '\n';
     if (!e.problem.empty())
         t += QStringLiteral("problem: ") + QString::fromStdString(e.problem) + '\n';
     for (const auto& x : e.layouts)
@@ -702,6 +878,10 @@ void TraceViewer::showRow(int row) {
     pages_->setCurrentIndex(3);
 }
 
+QString TraceViewer::contextLine() const {
+    return context_->text();
+}
+
 QString TraceViewer::statusText() const {
     int conflicts = 0, problems = 0;
     for (const auto& e : model_->all()) {
@@ -711,11 +891,11 @@ QString TraceViewer::statusText() const {
              e.kind == EventKind::ParallelConflict || e.kind == EventKind::ReduceConflict))
             ++conflicts;
     }
-    QString s = QStringLiteral("%1 events, %2 conflicts, %3 problems · %4 lines")
-                    .arg(model_->eventCount())
-                    .arg(conflicts)
-                    .arg(problems)
-                    .arg(importer_->linesRead());
+    QString s = QStringLiteral("%1, %2, %3 · %4")
+                    .arg(countNoun(model_->eventCount(), QStringLiteral("event")),
+                         countNoun(conflicts, QStringLiteral("conflict")),
+                         countNoun(problems, QStringLiteral("problem")),
+                         countNoun(importer_->linesRead(), QStringLiteral("line")));
     if (importer_->state() == TraceImporter::State::Following) s += QStringLiteral(" · following");
     if (importer_->state() == TraceImporter::State::Running) s += QStringLiteral(" · running");
     if (!lastError_.isEmpty()) s += QStringLiteral(" · ") + lastError_;
@@ -723,7 +903,12 @@ QString TraceViewer::statusText() const {
 }
 
 void TraceViewer::updateStatus() {
-    status_->setText(statusText());
+    const QString s = statusText();
+    status_->setText(s);
+    status_->setToolTip(s);
+    // Only a log file can be followed (ticking Follow before opening one is fine).
+    const auto kind = importer_->sourceKind();
+    follow_->setEnabled(kind == TraceImporter::Source::None || kind == TraceImporter::Source::File);
 }
 
 QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* panels) {

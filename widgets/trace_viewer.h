@@ -135,6 +135,10 @@ public:
     QString currentMappingText(int side = 0) const;
     QString currentLayoutName(int side = 0) const;
     QString statusText() const;
+    // The interpreter Run Script uses: the one of Run ▸ Settings (resolvePython).
+    static QString scriptPython(QString* origin = nullptr);
+    // The line above the grid: the shown event's lines, source span and raising frame.
+    QString contextLine() const;
 
 public slots:
     void openLogDialog();
@@ -151,6 +155,9 @@ private:
     void showRow(int row);
     void updateStatus();
     void emitOpen(int side);
+    const ts::dump::Event* conflictOfError(const ts::dump::Event& err) const;
+    const ts::dump::Event* errorOfConflict(const ts::dump::Event& conflict) const;
+    QString contextText(const ts::dump::Event& shown, const ts::dump::Event* raisedBy) const;
 
     TraceImporter* importer_;
     TraceEventModel* model_;
@@ -163,6 +170,7 @@ private:
     ComparisonView* comparison_;
     QPlainTextEdit* message_;
     QLabel* status_;
+    QLabel* context_;
     QPushButton* cancel_;
     QCheckBox* follow_;
     QCheckBox* repeats_;
@@ -171,6 +179,7 @@ private:
     // What is shown: names and mapping texts per side.
     QString shownName_[2], shownText_[2];
     bool autoSelected_ = false;
+    qint64 restoreEvent_ = -1; // event to select again after Follow re-reads the log
 };
 
 // Creates a dock with a TraceViewer in `window` (View menu toggle via the dock's action) and

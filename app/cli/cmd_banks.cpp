@@ -5,6 +5,7 @@
 #include "tilescope/document.h"
 #include "tilescope/errors.h"
 #include "tilescope/mapping.h"
+#include "tilescope/wording.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -68,8 +69,8 @@ int banks(const std::vector<std::string>& args) {
         } else {
             std::cout << "layout " << ts::formatShape(tile.shape()) << " of " << dtype << " ("
                       << tile.elementBytes() << " B), " << acc.kind << " access, "
-                      << acc.vector_elements << " element(s) per lane access, footprint "
-                      << tile.footprintBytes() << " B\n";
+                      << ts::countNoun(acc.vector_elements, "element")
+                      << " per lane access, footprint " << tile.footprintBytes() << " B\n";
             std::cout << ts::formatAccessTable(acc, cost);
         }
         return cli::kOk;

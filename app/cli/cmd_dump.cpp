@@ -107,6 +107,8 @@ int importDump(const std::vector<std::string>& args) {
                 if (!e.other.empty()) j["other"] = e.other;
                 if (!e.message.empty()) j["message"] = e.message;
                 if (!e.span.empty()) j["span"] = e.span;
+                if (!e.spanSource.empty()) j["span_source"] = e.spanSource;
+                if (!e.location.empty()) j["location"] = e.location;
                 if (!e.problem.empty()) j["problem"] = e.problem;
                 if (e.repeatOf) j["repeat_of"] = *e.repeatOf;
                 json ls = json::array();
@@ -136,6 +138,7 @@ int importDump(const std::vector<std::string>& args) {
                      e.kind == ts::dump::EventKind::Warning) &&
                     !e.message.empty())
                     std::cout << "    " << e.message << "\n";
+                if (!e.location.empty()) std::cout << "    raised at " << e.location << "\n";
                 for (const auto& l : e.layouts) {
                     std::cout << "    " << l.role << ": "
                               << (l.value ? l.mapping : "<unparsed> " + l.raw) << "\n";

@@ -5,6 +5,7 @@
 #include "tilescope/errors.h"
 #include "tilescope/expr.h"
 #include "tilescope/mapping.h"
+#include "tilescope/wording.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -126,21 +127,15 @@ SharedTile::SharedTile(const Layout& layout, const std::string& dtype)
 
 std::optional<std::string> SharedTile::aliasing() const {
     if (aliasA_ < 0) return std::nullopt;
-    auto tuple = [](const std::vector<std::int64_t>& v) {
-        std::string s = "(";
-        for (std::size_t k = 0; k < v.size(); ++k)
-            s += (k ? ", " : "") + std::to_string(v[k]);
-        return s + ")";
-    };
-    return "the shared layout is not injective: cells " + tuple(coordOf(aliasA_)) + " and " +
-           tuple(coordOf(aliasB_)) + " share byte offset " +
+    return "the shared layout is not injective: cells " + formatCell(coordOf(aliasA_)) + " and " +
+           formatCell(coordOf(aliasB_)) + " share byte offset " +
            std::to_string(addr_[std::size_t(aliasA_)]);
 }
 
 std::int64_t SharedTile::cellOf(const std::vector<std::int64_t>& coord,
                                 const std::string& who) const {
     if (coord.size() != shape_.size())
-        throw InputError(who + " gives " + std::to_string(coord.size()) + " coordinate(s) " +
+        throw InputError(who + " gives " + countNoun(long(coord.size()), "coordinate") + " " +
                          coordText(coord) + " but the layout has rank " +
                          std::to_string(shape_.size()) + " " + formatShape(shape_));
     std::int64_t cell = 0;
@@ -314,9 +309,9 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
                          std::to_string(params.size()) + " in '" + text + "'");
     const std::vector<Expr>& exprs = lam.outputs;
     if (exprs.size() != tile.shape().size())
-        throw InputError("lane map returns " + std::to_string(exprs.size()) +
-                         " coordinate(s) but the layout has rank " +
-                         std::to_string(tile.shape().size()) + " " + formatShape(tile.shape()));
+        throw InputError("lane map returns " + countNoun(long(exprs.size()), "coordinate") +
+                         " but the layout has rank " + std::to_string(tile.shape().size()) + " " +
+                         formatShape(tile.shape()));
     const bool seq = params.size() == 2;
     const int bytes = tile.elementBytes();
     const int v = opt.vector > 0 ? opt.vector : 1;
@@ -575,10 +570,9 @@ std::string formatAccessTable(const SharedAccess& a, const PlanCost& cost) {
                       c.wavefronts, c.ideal, c.excess, wb.c_str());
         o << buf;
     }
-    std::snprintf(buf, sizeof buf,
-                  "total: %zu instruction(s), %lld wavefronts, ideal %lld, excess %lld, "
-                  "efficiency %.1f%%\n",
-                  cost.instructions.size(), (long long)cost.wavefronts, (long long)cost.ideal,
+    std::snprintf(buf, sizeof buf, "total: %s, %s, ideal %lld, excess %lld, efficiency %.1f%%\n",
+                  countNoun(long(cost.instructions.size()), "instruction").c_str(),
+                  countNoun(cost.wavefronts, "wavefront").c_str(), (long long)cost.ideal,
                   (long long)cost.excess, 100.0 * cost.efficiency());
     o << buf;
     return o.str();

@@ -4,6 +4,7 @@
 // GemmWarpPolicy (src/cuda/op/gemm.cc, src/rocm/op/gemm.cc), which is what T.gemm calls; the
 // Python GemmWarpPolicy helper disagrees with it for some shapes and warp counts.
 #include "builtins_impl.h"
+#include "tilescope/wording.h"
 
 #include <cmath>
 #include <limits>
@@ -86,7 +87,7 @@ Partition cudaPartition(std::int64_t M, std::int64_t N, std::int64_t threads, Po
 Partition rocmPartition(std::int64_t M, std::int64_t N, std::int64_t threads, Policy policy) {
     if (threads < 64)
         throw InputError("T.gemm on gfx942 needs at least one full 64-lane wavefront, got " +
-                         std::to_string(threads) + " threads");
+                         countNoun(threads, "thread"));
     const std::int64_t warps = threads / 64;
     if (M % 16) throw InputError("T.gemm needs M divisible by 16, got M = " + std::to_string(M));
     if (N % 16)
@@ -121,8 +122,8 @@ Partition rocmPartition(std::int64_t M, std::int64_t N, std::int64_t threads, Po
     }
     if (p.m * p.n != warps)
         throw InputError("no warp partition for T.gemm on gfx942: " + mn(M, N) +
-                         " cannot be covered by " + std::to_string(warps) + " wavefronts (" +
-                         std::to_string(threads) + " threads, policy " + policyName(policy) +
+                         " cannot be covered by " + countNoun(warps, "wavefront") + " (" +
+                         countNoun(threads, "thread") + ", policy " + policyName(policy) +
                          ", TileLang picks " + std::to_string(p.m) + "x" + std::to_string(p.n) +
                          ")");
     return p;
@@ -188,8 +189,8 @@ Partition wgmmaPartition(std::int64_t M, std::int64_t N, std::int64_t threads, P
     }
     if (!found)
         throw InputError("no warp partition for T.gemm (WGMMA): " + mn(M, N) +
-                         " cannot be covered by " + std::to_string(warps) + " warps (" +
-                         std::to_string(threads) + " threads, policy " + policyName(policy) +
+                         " cannot be covered by " + countNoun(warps, "warp") + " (" +
+                         countNoun(threads, "thread") + ", policy " + policyName(policy) +
                          "); each warp needs a multiple of 16 rows and 8 columns, and the warps "
                          "along M come in groups of 4");
     return best;

@@ -83,6 +83,7 @@ Document parseDocument(const std::string& text, const std::string& file) {
                                 std::to_string(Document::kFormatVersion) + "); please upgrade");
     if (v->get<int>() < 1) throw DocumentError(file, "/version", "invalid version");
     Document d;
+    d.title = getString(j, "title", "", file, false);
     auto ls = j.find("layouts");
     if (ls == j.end() || !ls->is_array())
         throw DocumentError(file, "/layouts", "missing or not an array");
@@ -173,6 +174,7 @@ std::string serializeDocument(const Document& d) {
     json j;
     j["format"] = kFormatName;
     j["version"] = Document::kFormatVersion;
+    if (!d.title.empty()) j["title"] = d.title;
     j["active"] = d.active;
     json ls = json::array();
     for (const DocLayout& l : d.layouts) {

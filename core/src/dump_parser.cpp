@@ -195,6 +195,12 @@ struct Parser::Impl {
     std::size_t joinLine = 0;
     int joinLines = 0;
     bool awaitingSpan = false;
+    int snippetLines = 0; // lines of the source snippet still possible after a `-->` span
+
+    // The innermost traceback frame seen lately (`File "x.cc", line 12, in F`): where an
+    // exception on one of the next lines was raised.
+    std::string frame;
+    std::size_t frameLine = 0;
 
     // Binary run.
     std::size_t binaryFirst = 0, binaryLast = 0;
@@ -226,6 +232,7 @@ struct Parser::Impl {
         visual = {};
         joining.clear();
         awaitingSpan = false;
+        snippetLines = 0;
         addRaw(line);
     }
 
@@ -399,11 +406,54 @@ struct Parser::Impl {
             return;
         }
         flushBinary();
+        noteFrame(line);
 
         if (block != Block::None) {
             if (continueBlock(line, eofPartial)) return;
         }
         startLine(line, eofPartial);
+    }
+
+    // `  File "/src/transform/layout_inference.cc", line 1539, in void ns::Cls::Fn(args)` ->
+    // "layout_inference.cc:1539 in Cls::Fn"; a frame without a file (`<unknown>`, as TVM's
+    // C++ frames often are) gives the function alone. The logging machinery's own frames
+    // (LogFatal's destructor) say nothing about where the check failed.
+    void noteFrame(std::string_view line) {
+        std::string_view t = trimmed(line);
+        if (t.rfind("File \"", 0) != 0) return;
+        const std::size_t q = t.find('"', 6);
+        if (q == std::string_view::npos) return;
+        std::string_view path = t.substr(6, q - 6);
+        std::string_view rest = t.substr(q + 1);
+        if (rest.rfind(", line ", 0) != 0 || path.empty()) return;
+        rest.remove_prefix(7);
+        std::size_t digits = 0;
+        while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits])))
+            ++digits;
+        if (digits == 0) return;
+        const bool hasFile = path.front() != '<';
+        std::string where = hasFile ? std::string(path.substr(path.find_last_of('/') + 1)) + ":" +
+                                          std::string(rest.substr(0, digits))
+                                    : std::string();
+        rest.remove_prefix(digits);
+        std::string_view fn;
+        if (rest.rfind(", in ", 0) == 0) {
+            fn = rest.substr(5);
+            fn = fn.substr(0, fn.find('('));                           // the parameter list
+            if (auto sp = fn.rfind(' '); sp != std::string_view::npos) // the return type
+                fn.remove_prefix(sp + 1);
+            // The class and function, without the namespaces before them.
+            if (auto c = fn.rfind("::"); c != std::string_view::npos && c > 0)
+                if (auto c2 = fn.rfind("::", c - 1); c2 != std::string_view::npos)
+                    fn.remove_prefix(c2 + 2);
+        }
+        if (fn.find("LogFatal") != std::string_view::npos ||
+            fn.find("LogMessage") != std::string_view::npos)
+            return;
+        if (!hasFile && fn.empty()) return;
+        if (!fn.empty()) where += (where.empty() ? "" : " in ") + std::string(fn);
+        frame = std::move(where);
+        frameLine = lineNo;
     }
 
     // Returns true if the line belonged to the open block.
@@ -436,9 +486,26 @@ struct Parser::Impl {
             if (startsAfterIndent(line, "-->", &rest)) {
                 take();
                 cur.span = std::string(rest);
-                emit();
+                snippetLines = 3; // `     |`, ` 165 |     A_frag = ...`, `     |     ^`
                 return true;
             }
+            emit();
+            return false;
+        }
+        if (snippetLines > 0) {
+            // TVM shows the spanned source as rustc does; the numbered line is the code.
+            std::string_view t = trimmed(line);
+            std::size_t digits = 0;
+            while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits])))
+                ++digits;
+            std::string_view after = trimmed(t.substr(digits));
+            if (!after.empty() && after.front() == '|') {
+                take();
+                if (digits > 0) cur.spanSource = std::string(trimmed(after.substr(1)));
+                if (--snippetLines == 0) emit();
+                return true;
+            }
+            snippetLines = 0;
             emit();
             return false;
         }
@@ -524,6 +591,8 @@ struct Parser::Impl {
         if (exc) {
             begin(EventKind::Error, Block::None, line);
             cur.message = type + ": " + message;
+            // A traceback prints its innermost frame, then that frame's source line and carets.
+            if (frameLine && lineNo - frameLine <= 6) cur.location = frame;
             // Name the buffer when the message does.
             std::string_view m = message;
             if (auto p = m.find(kDifferent); p != std::string_view::npos)
@@ -694,8 +763,9 @@ struct Parser::Impl {
         }
         flushBinary();
         if (block != Block::None) {
-            if (awaitingSpan) {
+            if (awaitingSpan || snippetLines > 0) {
                 awaitingSpan = false;
+                snippetLines = 0;
                 emit();
             } else if (block == Block::Visual && step == 3) {
                 finishVisual();

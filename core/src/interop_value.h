@@ -10,20 +10,31 @@
 
 namespace ts::interop {
 
+struct Field;
+
 struct Value {
     enum Kind { Int, List, Name, Call, Dict } kind = Int;
     std::int64_t i = 0;
     std::string name;                                  // Name, Call (callee), unused otherwise
     std::vector<Value> items;                          // List items, Call positional arguments
-    std::vector<std::pair<std::string, Value>> fields; // Call keyword arguments, Dict entries
+    // A named struct rather than std::pair<std::string, Value>: instantiating the pair inside
+    // Value's own definition needs Value complete, which clang with libstdc++ refuses.
+    std::vector<Field> fields; // Call keyword arguments, Dict entries
     std::size_t column = 0;
 
-    const Value* field(std::string_view key) const {
-        for (const auto& f : fields)
-            if (f.first == key) return &f.second;
-        return nullptr;
-    }
+    const Value* field(std::string_view key) const;
 };
+
+struct Field {
+    std::string key;
+    Value value;
+};
+
+inline const Value* Value::field(std::string_view key) const {
+    for (const Field& f : fields)
+        if (f.key == key) return &f.value;
+    return nullptr;
+}
 
 Value parseValue(Cursor& c, std::size_t depth = 0);
 

@@ -353,7 +353,7 @@ LayoutDiff diffLayouts(const Mapping& ma, const Mapping& mb, const std::string& 
             plural(d.counts.cells, "cell", "cells") + ".";
     } else {
         s = plural(d.counts.differing(), "cell", "cells") + " of " +
-            std::to_string(d.counts.cells) + " differ";
+            std::to_string(d.counts.cells) + (d.counts.differing() == 1 ? " differs" : " differ");
         std::string parts;
         auto add = [&](std::int64_t v, const char* what) {
             if (v)
@@ -368,7 +368,16 @@ LayoutDiff diffLayouts(const Mapping& ma, const Mapping& mb, const std::string& 
     for (const auto& r : rel)
         if (r.rfind("identical", 0) != 0) {
             std::string x = r;
-            x[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(x[0])));
+            // A sentence that starts with an identifier (orig_dst_layout, A_frag) keeps it as it
+            // is spelt; plain words such as "current" are capitalised.
+            auto identifier = [&](const std::string& name) {
+                return !name.empty() && x.rfind(name, 0) == 0 &&
+                       std::any_of(name.begin(), name.end(), [](unsigned char ch) {
+                           return ch == '_' || std::isdigit(ch) || std::isupper(ch);
+                       });
+            };
+            if (!identifier(nameA) && !identifier(nameB))
+                x[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(x[0])));
             s += " " + x + ".";
         }
     d.summary = s;

@@ -39,7 +39,7 @@ Value parseValue(Cursor& c, std::size_t depth) {
                 std::string key = c.identifier();
                 if (key.empty()) c.fail("expected a key, found " + c.describeHere());
                 c.expect('=', "after the key");
-                v.fields.emplace_back(key, parseValue(c, depth + 1));
+                v.fields.push_back({key, parseValue(c, depth + 1)});
             } while (c.accept(','));
             c.expect('}', "to close the attribute dictionary");
         }
@@ -66,7 +66,7 @@ Value parseValue(Cursor& c, std::size_t depth) {
             std::string key = c.identifier();
             if (!key.empty() && c.peek() == '=') {
                 c.accept('=');
-                v.fields.emplace_back(key, parseValue(c, depth + 1));
+                v.fields.push_back({key, parseValue(c, depth + 1)});
             } else {
                 c.setPos(save);
                 v.items.push_back(parseValue(c, depth + 1));
@@ -192,9 +192,9 @@ LinearLayout fromFields(Cursor& c, const Value& v,
         }
         l.ins.push_back(std::move(d));
     }
-    for (const auto& f : v.fields)
-        if (!known.count(f.first) && f.first != "shape" && f.first != "alignment")
-            c.failAt(f.second.column, "unknown argument '" + f.first + "'");
+    for (const interop::Field& f : v.fields)
+        if (!known.count(f.key) && f.key != "shape" && f.key != "alignment")
+            c.failAt(f.value.column, "unknown argument '" + f.key + "'");
     std::size_t rank = 0;
     for (const InDim& d : l.ins)
         if (!d.bases.empty()) rank = d.bases.front().size();

@@ -8,8 +8,10 @@
 #include "tilescope/errors.h"
 #include "tilescope/interop.h"
 #include "tilescope/simplify.h"
+#include "tilescope/wording.h"
 
 #include <map>
+#include <set>
 #include <variant>
 
 namespace ts {
@@ -95,8 +97,13 @@ const std::map<std::string, Op>& callOps() {
 }
 
 // T.* functions over truth values and conditionals (not plain two-operand operators).
+const std::vector<std::string>& conditionalFunctions() {
+    static const std::vector<std::string> f{"if_then_else", "Select", "And",  "Or",
+                                            "Not",          "likely", "bool", "abs"};
+    return f;
+}
 bool isConditionalFunction(const std::string& a) {
-    for (const char* f : {"if_then_else", "Select", "And", "Or", "Not", "likely", "bool", "abs"})
+    for (const std::string& f : conditionalFunctions())
         if (a == f) return true;
     return false;
 }
@@ -115,6 +122,13 @@ bool plainInt(const Value& v, std::int64_t& out) {
     if (auto* i = std::get_if<std::int64_t>(&v.v)) return out = *i, true;
     if (auto* b = std::get_if<bool>(&v.v)) return out = *b, true;
     return false;
+}
+
+// `T.Cast(dtype, x)` and the typed literals `T.int64(5)`: the value passes through unchanged.
+const std::set<std::string>& castFunctions() {
+    static const std::set<std::string> s{"T.Cast", "T.int64",  "T.int32", "T.int16",
+                                         "T.int8", "T.uint32", "T.uint64"};
+    return s;
 }
 
 class Interp {
@@ -447,9 +461,8 @@ private:
             if (a == "GemmWarpPolicy") return {Module{a}};
             if (a == "language" || a == "layout" || a == "tools") return obj; // tilelang.language.X
             if (a == "Layout" || a == "Fragment") return {Func{"T." + a}};
-            if (callOps().count("T." + a) || isConditionalFunction(a) || a == "Cast" ||
-                a == "int64" || a == "int32" || a == "int16" || a == "int8" || a == "uint32" ||
-                a == "uint64")
+            if (callOps().count("T." + a) || isConditionalFunction(a) ||
+                castFunctions().count("T." + a))
                 return {Func{"T." + a}};
             if (findBuiltin(a)) return {Func{a}};
             if (auto why = unsupportedBuiltin(a)) fail(*why, n);
@@ -578,7 +591,8 @@ private:
     // Binds positional and keyword arguments to parameter names in order.
     std::map<std::string, std::pair<Value, NodePtr>> bind(const std::string& fn,
                                                           const std::vector<std::string>& names,
-                                                          const Args& args, const NodePtr& n) {
+                                                          const Args& args,
+                                                          const NodePtr& /*call*/) {
         std::map<std::string, std::pair<Value, NodePtr>> out;
         if (args.positional.size() > names.size())
             fail(fn + " takes at most " + std::to_string(names.size()) +
@@ -631,8 +645,8 @@ private:
         const auto& params = lam->node->params;
         std::size_t want = rank + (withRep ? 1 : 0);
         if (params.size() != want)
-            fail(std::string(what) + " takes " + std::to_string(params.size()) +
-                     " parameters, but the shape has " + std::to_string(rank) + " dimensions" +
+            fail(std::string(what) + " takes " + countNoun(long(params.size()), "parameter") +
+                     ", but the shape has " + countNoun(long(rank), "dimension") +
                      (withRep ? " plus the replica index" : ""),
                  lam->node);
         std::map<std::string, Expr> scope;
@@ -679,9 +693,9 @@ private:
             const auto& params = lam->node->params;
             bool withRep = rep > 1;
             if (params.size() != shape.size() + (withRep ? 1 : 0))
-                fail("forward_fn takes " + std::to_string(params.size()) +
-                         " parameters, but the shape has " + std::to_string(shape.size()) +
-                         " dimensions" + (withRep ? " plus the replica index" : ""),
+                fail("forward_fn takes " + countNoun(long(params.size()), "parameter") +
+                         ", but the shape has " + countNoun(long(shape.size()), "dimension") +
+                         (withRep ? " plus the replica index" : ""),
                      lam->node);
             std::map<std::string, Expr> scope;
             for (std::size_t k = 0; k < shape.size(); ++k)
@@ -883,6 +897,17 @@ Mapping parseMapping(std::string_view text) {
     throw ParseError(
         "the text is not a layout: expected T.Layout(...), T.Fragment(...) or a builtin",
         std::string(text), root->column);
+}
+
+std::vector<std::string> expressionFunctions() {
+    std::vector<std::string> out;
+    for (const auto& [name, op] : callOps())
+        out.push_back(name);
+    for (const auto& name : conditionalFunctions())
+        out.push_back("T." + name);
+    for (const auto& name : castFunctions())
+        out.push_back(name);
+    return out;
 }
 
 Expr parseExpr(std::string_view text, const std::vector<std::string>& vars, ExprDialect dialect) {

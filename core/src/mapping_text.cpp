@@ -54,8 +54,7 @@ void collectStrings(const py::Node& n, std::vector<std::string>& out) {
 std::string mappingSyntaxKey(std::string_view text) {
     // CuTe and Triton text have parsers of their own: keyed by the exact text (no edit of theirs
     // is taken for a comment).
-    if (recognizeNotation(text) != Notation::TileLang)
-        return "foreign:" + std::string(text);
+    if (recognizeNotation(text) != Notation::TileLang) return "foreign:" + std::string(text);
     const py::NodePtr root = py::parse(text);
     std::string key;
     writeKey(*root, key);

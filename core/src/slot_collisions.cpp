@@ -1,5 +1,7 @@
 #include "tilescope/slot_collisions.h"
 
+#include "layout_eval.h"
+#include "tilescope/errors.h"
 #include "tilescope/limits.h"
 
 #include <algorithm>
@@ -7,29 +9,9 @@
 
 namespace ts {
 
-namespace {
-
-std::string tuple(const std::vector<std::int64_t>& v) {
-    std::string s = "(";
-    for (std::size_t k = 0; k < v.size(); ++k)
-        s += (k ? ", " : "") + std::to_string(v[k]);
-    return s + (v.size() == 1 ? ",)" : ")");
-}
-
-std::vector<std::int64_t> unflattenCell(std::int64_t cell, const Shape& shape) {
-    std::vector<std::int64_t> c(shape.size());
-    for (std::size_t k = shape.size(); k-- > 0;) {
-        c[k] = cell % shape[k];
-        cell /= shape[k];
-    }
-    return c;
-}
-
-} // namespace
-
 std::string SlotCollisions::summary() const {
     if (!first) return "no two elements share a register";
-    std::string s = "elements " + tuple(first->first) + " and " + tuple(first->second) +
+    std::string s = "elements " + formatCell(first->first) + " and " + formatCell(first->second) +
                     " are both in thread " + std::to_string(first->target[0]) + ", local slot " +
                     std::to_string(first->target[1]);
     s += "; " + std::to_string(count) + (count == 1 ? " element shares" : " elements share") +
@@ -98,7 +80,7 @@ SlotCollisions findSlotCollisions(const FragmentTable& t) {
     if (firstA >= 0) {
         Collision c;
         auto point = [&](std::int64_t p) {
-            auto v = unflattenCell(p / R, t.inputShape);
+            auto v = detail::unflatten(p / R, t.inputShape);
             if (R > 1) v.push_back(p % R);
             return v;
         };

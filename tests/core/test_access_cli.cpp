@@ -38,12 +38,12 @@ TEST(BanksCli, TableGolden) {
                              "float16", "--access", "ldmatrix:x4.trans@0,16"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string golden =
-        "layout [16, 64] of float16 (2 B), ldmatrix access, 8 element(s) per lane access, "
+        "layout [16, 64] of float16 (2 B), ldmatrix access, 8 elements per lane access, "
         "footprint 2048 B\n"
         "    #  instruction              op        bytes lanes wavefronts ideal excess  worst "
         "bank\n"
         "    0  ldmatrix.x4.trans@0,16   ldmatrix     16    32          4     4      0  -\n"
-        "total: 1 instruction(s), 4 wavefronts, ideal 4, excess 0, efficiency 100.0%\n";
+        "total: 1 instruction, 4 wavefronts, ideal 4, excess 0, efficiency 100.0%\n";
     EXPECT_EQ(r.out, golden);
 }
 

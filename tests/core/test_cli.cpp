@@ -1,48 +1,15 @@
 // The CLI contract (product.md): JSON on stdout, one-line errors naming what and where on
 // stderr, exit code 2 for bad input, never a crash or a hang. Runs the real binary.
-#include <array>
-#include <cstdio>
+#include "cli_run.h"
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-Result cli(const std::string& args) {
-    // One file per call and process: ctest runs the Cli tests in parallel processes.
-    static int calls = 0;
-    std::string errFile = ::testing::TempDir() + "/cli_err_" + std::to_string(::getpid()) + "_" +
-                          std::to_string(++calls) + ".txt";
-    std::string cmd = "timeout 60 " + std::string(TILESCOPE_CLI) + " " + args + " 2>" + errFile;
-    Result r;
-    FILE* p = popen(cmd.c_str(), "r");
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-        r.out.append(buf.data(), n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    FILE* e = fopen(errFile.c_str(), "r");
-    while (e && (n = fread(buf.data(), 1, buf.size(), e)) > 0)
-        r.err.append(buf.data(), n);
-    if (e) fclose(e);
-    std::remove(errFile.c_str());
-    return r;
-}
+using Result = tstest::CliResult;
+using tstest::cli;
+using tstest::quote;
 
 TEST(Cli, TableMatchesTheContract) {
     Result r = cli("table " + quote("T.Layout([4, 4], lambda i, j: (j, i))"));

@@ -380,7 +380,7 @@ TEST(Conditionals, OneElementTuplesAreOneElement) {
         ts::buildAccess(tile, "lanes:lambda t: (t, 0)", {});
         ADD_FAILURE();
     } catch (const ts::InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("returns 2 coordinate(s)"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("returns 2 coordinates"), std::string::npos);
     }
     // A conditional lane map, and one that is not a lambda.
     const ts::SharedTile tile2(

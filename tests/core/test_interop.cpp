@@ -1,4 +1,5 @@
 // CuTe and Triton layout text: recognition, reading, errors, conversions and the CLI `convert`.
+#include "cli_run.h"
 #include "tilescope/cute_layout.h"
 #include "tilescope/errors.h"
 #include "tilescope/interop.h"
@@ -6,13 +7,9 @@
 #include "tilescope/mapping.h"
 #include "tilescope/table_json.h"
 
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -286,38 +283,9 @@ TEST(InteropSamples, SwizzleSampleReadsEveryForm) {
               ts::tableJson(ts::parseMapping("Sw<3,3,3> o 0 o (16,64):(64,1)")));
 }
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-Result cli(const std::string& args) {
-    static int calls = 0;
-    std::string errFile = ::testing::TempDir() + "/interop_err_" + std::to_string(::getpid()) +
-                          "_" + std::to_string(++calls) + ".txt";
-    std::string cmd = "timeout 60 " + std::string(TILESCOPE_CLI) + " " + args + " 2>" + errFile;
-    Result r;
-    FILE* p = popen(cmd.c_str(), "r");
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-        r.out.append(buf.data(), n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    FILE* e = fopen(errFile.c_str(), "r");
-    while (e && (n = fread(buf.data(), 1, buf.size(), e)) > 0)
-        r.err.append(buf.data(), n);
-    if (e) fclose(e);
-    std::remove(errFile.c_str());
-    return r;
-}
+using Result = tstest::CliResult;
+using tstest::cli;
+using tstest::quote;
 
 TEST(InteropCli, ConvertRoundTripsThroughEveryNotation) {
     const std::string specs[] = {kSm80C, kSm80CTriton, kSm80CTileLang};

@@ -238,7 +238,7 @@ struct BadMapping {
 TEST(MappingLanguage, BadInputGetsAClearErrorWithItsPosition) {
     const BadMapping cases[] = {
         {"T.Layout([4, 4], lambda i: i)",
-         "forward_fn takes 1 parameters, but the shape has 2 dimensions"},
+         "forward_fn takes 1 parameter, but the shape has 2 dimensions"},
         {"T.Fragment([8, 8], forward_thread_fn=lambda i, j: i, replicat=2)",
          "unknown keyword 'replicat'"},
         {"make_nosuch_layout((8, 8))", "unknown name 'make_nosuch_layout'"},

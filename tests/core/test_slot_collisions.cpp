@@ -1,16 +1,13 @@
 // Two elements in one (thread, local) register are never silent: counted in the table JSON,
 // warned by the CLI (--strict: exit 2), and aliasing shared layouts warned by `banks`.
+#include "cli_run.h"
 #include "tilescope/access.h"
 #include "tilescope/mapping.h"
 #include "tilescope/slot_collisions.h"
 #include "tilescope/table_json.h"
 
-#include <array>
-#include <cstdio>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -90,31 +87,8 @@ TEST(SharedTileAliasing, NonInjectiveLayoutIsNamed) {
     EXPECT_FALSE(ok.aliasing());
 }
 
-struct CliRun {
-    int code;
-    std::string out, err;
-};
-
-CliRun cli(const std::string& args) {
-    static int calls = 0;
-    std::string errFile = ::testing::TempDir() + "/slot_err_" + std::to_string(::getpid()) + "_" +
-                          std::to_string(++calls) + ".txt";
-    std::string cmd = "timeout 60 " + std::string(TILESCOPE_CLI) + " " + args + " 2>" + errFile;
-    CliRun r;
-    FILE* p = popen(cmd.c_str(), "r");
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-        r.out.append(buf.data(), n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    FILE* e = fopen(errFile.c_str(), "r");
-    while (e && (n = fread(buf.data(), 1, buf.size(), e)) > 0)
-        r.err.append(buf.data(), n);
-    if (e) fclose(e);
-    std::remove(errFile.c_str());
-    return r;
-}
+using CliRun = tstest::CliResult;
+using tstest::cli;
 
 const char* kColliding = "'T.Fragment([8, 8], forward_thread_fn=lambda i, j: i, "
                          "forward_index_fn=lambda i, j: j % 4)'";

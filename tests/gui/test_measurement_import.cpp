@@ -123,7 +123,7 @@ private slots:
         QCOMPARE(w.document()->layout(w.document()->active()).name, kSwizzled.toStdString());
         const int row = rowOf(history, kSwizzled, QStringLiteral("ldmatrix:x4"));
         QVERIFY(row >= 0);
-        const RunRecord& r = history->record(row);
+        const RunRecord r = history->record(row); // a copy: the history is reset and reloaded below
         QCOMPARE(r.predictedWf, 4.0);
         QCOMPARE(r.measuredWf, 4.0); // ncu on the H200, one warp per SM
         QCOMPARE(r.verdict, QStringLiteral("agree"));

@@ -81,8 +81,8 @@ void TestTraceViewer::conflictShowsAlignedDiff() {
     QCOMPARE(c->diff()->counts.cells, 4096);
     QVERIFY(c->countsText().contains(QStringLiteral("thread")));
     QVERIFY(c->summaryText().contains(QStringLiteral("transposed")));
-    QCOMPARE(v.currentLayoutName(0), QStringLiteral("A_frag_current"));
-    QCOMPARE(v.currentLayoutName(1), QStringLiteral("A_frag_previous"));
+    QCOMPARE(v.currentLayoutName(0), QStringLiteral("A_frag current · conflict, line 2"));
+    QCOMPARE(v.currentLayoutName(1), QStringLiteral("A_frag previous · conflict, line 3"));
     QCoreApplication::processEvents();
     // Synchronised zoom/pan.
     c->left()->zoomBy(2.0, QPointF(100, 100));
@@ -110,10 +110,11 @@ void TestTraceViewer::parallelConflictCounts() {
     const auto& d = *v.comparison()->diff();
     QCOMPARE(d.counts.replica, 512);
     QVERIFY(v.comparison()->summaryText().contains(QStringLiteral("replicated vs not")));
-    // The error event shows as a message.
+    // The exception that raised the conflict shows that conflict, saying where it was raised.
     int err = v.findEvent(EventKind::Error);
     QVERIFY(v.selectEvent(std::size_t(err)));
-    QCOMPARE(v.pages()->currentIndex(), 3);
+    QCOMPARE(v.pages()->currentIndex(), 2);
+    QVERIFY2(v.contextLine().contains(QStringLiteral("raised as")), qPrintable(v.contextLine()));
 }
 
 // When most cells differ the differences would paint both grids one colour: the pair opens on
@@ -189,7 +190,8 @@ void TestTraceViewer::openInEditorGivesMappingText() {
     for (auto* b : v.comparison()->findChildren<QPushButton*>())
         if (b->text().contains(QStringLiteral("Editor"))) b->click();
     QCOMPARE(spy.count(), 2);
-    QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("acc_s_loop"));
+    QCOMPARE(spy.at(0).at(0).toString(),
+             QStringLiteral("acc_s loop · T.Parallel conflict, line 41"));
     QVERIFY(spy.at(1).at(1).toString().startsWith(QStringLiteral("T.Fragment([16, 32]")));
 }
 

@@ -42,6 +42,7 @@ struct DocLayout {
 
 struct Document {
     static constexpr int kFormatVersion = 1;
+    std::string title; // optional display title ("MMA operand A"); empty: derived from the file
     std::vector<DocLayout> layouts;
     int active = 0;
     // The Run history kept with the project (measurements are part of the work): a JSON array

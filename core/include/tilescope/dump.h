@@ -50,10 +50,12 @@ struct Event {
     std::string buffer;      // X
     std::string other;       // Y (source / data-shared buffer), when the message names two
     std::vector<DumpLayout> layouts;
-    std::string message; // errors and warnings: the message; conflicts: the headline
-    std::string span;    // `--> file:line:col` of a conflict, without the arrow
-    std::string raw;     // the lines of the event (capped at kMaxRawBytes)
-    std::string problem; // non-empty: malformed block, truncated, or a layout failed to parse
+    std::string message;    // errors and warnings: the message; conflicts: the headline
+    std::string span;       // `--> file:line:col` of a conflict, without the arrow
+    std::string spanSource; // the source line the span points at, as the log quotes it
+    std::string location;   // errors: the raising frame, "layout_inference.cc:1539 in Cls::Fn"
+    std::string raw;        // the lines of the event (capped at kMaxRawBytes)
+    std::string problem;    // non-empty: malformed block, truncated, or a layout failed to parse
     std::optional<std::size_t> repeatOf; // index of an earlier identical event
 
     bool ok() const { return problem.empty(); }

@@ -35,6 +35,11 @@ struct LambdaExprs {
 };
 LambdaExprs parseLambda(std::string_view text);
 
+// The functions an index expression may call, from the interpreter's own table (the GUI's
+// language reference lists these, so it cannot drift from the parser): "min", "T.floordiv", ...,
+// "T.Cast", "T.int64".
+std::vector<std::string> expressionFunctions();
+
 // TileLang code that rebuilds the mapping (what "copy as TileLang" puts on the clipboard).
 std::string toTileLangCode(const Mapping& m);
 
