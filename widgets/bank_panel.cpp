@@ -235,6 +235,7 @@ void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {
                           .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
     if (e == elsewhere_) return;
     elsewhere_ = e;
+    elsewhereName_ = name;
     updateSource();
 }
 QString BankPanel::sourceText() const {
@@ -449,6 +450,10 @@ void BankPanel::updateSource() {
     QString who = sourceName_.isEmpty()
                       ? QStringLiteral("the layout typed below (not a layout of the project)")
                       : QStringLiteral("«%1»").arg(sourceName_.toHtmlEscaped());
+    // The active layout's text was edited into something this panel cannot analyse: what is
+    // shown is its earlier text.
+    if (!elsewhere_.isEmpty() && !sourceName_.isEmpty() && elsewhereName_ == sourceName_)
+        who += QStringLiteral(" as it was before its last edit");
     QString t = QStringLiteral("<b>Analysing</b> %1").arg(who);
     if (tile_) {
         QStringList dims;

@@ -126,7 +126,7 @@ private:
     QSpinBox* vectorSpin_;
     QCheckBox *storeBox_, *autoBox_;
     QLabel *source_, *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
-    QString sourceName_, elsewhere_, accessWhy_;
+    QString sourceName_, elsewhere_, elsewhereName_, accessWhy_;
     ResultState* state_;
     LatestJob<BankAnalysis> job_;
     GridView* grid_;
