@@ -10,8 +10,6 @@
 
 class QIODevice;
 
-class QIODevice;
-
 namespace tsw {
 
 // Writes `img` (any format; RGB32 is read without conversion) as an 8-bit RGB PNG to `out`
