@@ -138,7 +138,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The document is a child, destroyed by ~QWidget after this class is gone; its undo stack
+    // signals indexChanged while it clears, and the slots here would run on a half-destroyed
+    // window.
+    doc_->undoStack()->disconnect(this);
+    doc_->disconnect(this);
+}
 
 // ---------------------------------------------------------------- construction
 

@@ -2,6 +2,12 @@
 // seconds to <recovery dir>/<session>.tilescope.json (+ .meta.json naming the original file).
 // A clean save, or closing without keeping changes, removes it. On the next start, files left by
 // sessions that are no longer running are offered for recovery.
+// "No longer running" is decided by a lock that dies with its owner: each session holds an
+// exclusive flock() on <session>.lock for its whole life, and the kernel drops it when the process
+// exits in any way (SIGKILL included; a zombie has already closed its files). A PID alone is not
+// enough: a zombie still answers kill(pid, 0), and a PID can be reused by an unrelated process.
+// Files without a lock (written by an older Tilescope) fall back to the PID plus the process's
+// start time recorded in the .meta.json.
 // The directory is $TILESCOPE_RECOVERY_DIR, else <AppLocalDataLocation>/recovery.
 #pragma once
 
@@ -41,6 +47,7 @@ private:
     QTimer timer_;
     QString file_;
     QByteArray lastWritten_;
+    int lockFd_ = -1; // held (flock LOCK_EX) from construction to destruction
 };
 
 } // namespace tsw

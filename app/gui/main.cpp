@@ -340,5 +340,26 @@ int main(int argc, char** argv) {
             std::printf("tilescope: edited layout %d\n", w.document()->active());
             std::fflush(stdout);
         });
+    // TILESCOPE_TEST_SAVE_LOOP=EXPORT.png (tests/gui/test_fault_atomicity.cpp): edit, save the
+    // project, autosave and export, over and over, so that a SIGKILL lands inside the writes.
+    if (qEnvironmentVariableIsSet("TILESCOPE_TEST_SAVE_LOOP")) {
+        auto* loop = new QTimer(&w);
+        QObject::connect(loop, &QTimer::timeout, &w, [&w, k = 0]() mutable {
+            if (w.document()->count() == 0 || w.document()->filePath().isEmpty()) return;
+            ++k;
+            // About 300 KB per save, so that a write takes long enough to be interrupted.
+            const QString text =
+                QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))  # fault-%1 ").arg(k) +
+                QString(300000, QLatin1Char('0' + k % 10));
+            w.document()->setText(w.document()->active(), text);
+            const bool saved = w.saveFile(w.document()->filePath());
+            w.document()->setText(w.document()->active(), text + QLatin1Char(' '));
+            w.recovery()->autosaveNow();
+            w.exportView(qEnvironmentVariable("TILESCOPE_TEST_SAVE_LOOP"));
+            std::printf("tilescope: saved %d %s\n", k, saved ? "ok" : "failed");
+            std::fflush(stdout);
+        });
+        loop->start(0);
+    }
     return app.exec();
 }

@@ -149,56 +149,73 @@ public:
         case NodeKind::Call:
             return call(n, scope);
         case NodeKind::List:
-        case NodeKind::Tuple: {
-            List items;
-            for (const auto& it : n->items)
-                items.push_back(eval(it, scope));
-            Value v{items};
-            v.tuple = n->kind == NodeKind::Tuple;
-            return v;
-        }
+        case NodeKind::Tuple:
+            return sequence(n, scope);
         case NodeKind::Lambda:
             return {Lambda{n}};
-        case NodeKind::Unary: {
-            Value a = eval(n->items[0], scope);
-            if (n->text == "not") {
-                if (dialect_ == ExprDialect::Printed && isSymbolic(a))
-                    return logicalNot(a, n->items[0], "not");
-                return {!truthy(a, n->items[0], "`not`")};
-            }
-            if (n->text != "+" && isSymbolic(a) && isTruth(a))
-                fail("unary '" + n->text +
-                         "' of a truth value: TVM keeps the bool type and fails on it (\"-1 "
-                         "exceeds range of bool\"); make it an integer first with "
-                         "T.Cast(\"int32\", x)",
-                     n);
-            if (auto* t = std::get_if<bool>(&a.v)) a.v = std::int64_t{*t};
-            if (n->text == "+") return {asIntOrExpr(a, n->items[0])};
-            if (auto* i = std::get_if<std::int64_t>(&a.v)) {
-                if (n->text == "-")
-                    return {static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(*i))};
-                return {~*i};
-            }
-            Expr e = toExpr(a, n->items[0]);
-            if (n->text == "-") return {negate(e)};
-            return {binary(Op::BitXor, e, constant(-1))};
-        }
+        case NodeKind::Unary:
+            return unary(n, scope);
         case NodeKind::Binary:
             return binop(n, scope);
         case NodeKind::Compare:
             return compareChain(n, scope);
         case NodeKind::BoolOp:
             return boolOp(n, scope);
-        case NodeKind::IfExp: {
-            // TVMScript evaluates `x if c else y` as Python does, in both dialects.
-            Value c = eval(n->items[1], scope);
-            return eval(truthy(c, n->items[1], "`x if c else y`") ? n->items[0] : n->items[2],
-                        scope);
-        }
+        case NodeKind::IfExp:
+            return ifExp(n, scope);
         case NodeKind::Keyword:
-            fail("unexpected keyword argument", n);
+            break;
         }
-        fail("unsupported syntax", n);
+        unsupported(n);
+    }
+
+    [[noreturn, gnu::noinline]] void unsupported(const NodePtr& n) const {
+        fail(n->kind == NodeKind::Keyword ? "unexpected keyword argument" : "unsupported syntax",
+             n);
+    }
+
+    // eval() recurses once per level of the expression (a left-deep sum of 1000 terms is 1000
+    // levels), so it keeps no locals of its own: every case with temporaries is a separate,
+    // non-inlined function, and only the levels that use one pay for its frame. Sanitizer
+    // builds give each local its own padded slot, which overflowed the stack here.
+    [[gnu::noinline]] Value sequence(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+        List items;
+        for (const auto& it : n->items)
+            items.push_back(eval(it, scope));
+        Value v{items};
+        v.tuple = n->kind == NodeKind::Tuple;
+        return v;
+    }
+
+    [[gnu::noinline]] Value ifExp(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+        // TVMScript evaluates `x if c else y` as Python does, in both dialects.
+        Value c = eval(n->items[1], scope);
+        return eval(truthy(c, n->items[1], "`x if c else y`") ? n->items[0] : n->items[2], scope);
+    }
+
+    [[gnu::noinline]] Value unary(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+        Value a = eval(n->items[0], scope);
+        if (n->text == "not") {
+            if (dialect_ == ExprDialect::Printed && isSymbolic(a))
+                return logicalNot(a, n->items[0], "not");
+            return {!truthy(a, n->items[0], "`not`")};
+        }
+        if (n->text != "+" && isSymbolic(a) && isTruth(a))
+            fail("unary '" + n->text +
+                     "' of a truth value: TVM keeps the bool type and fails on it (\"-1 "
+                     "exceeds range of bool\"); make it an integer first with "
+                     "T.Cast(\"int32\", x)",
+                 n);
+        if (auto* t = std::get_if<bool>(&a.v)) a.v = std::int64_t{*t};
+        if (n->text == "+") return {asIntOrExpr(a, n->items[0])};
+        if (auto* i = std::get_if<std::int64_t>(&a.v)) {
+            if (n->text == "-")
+                return {static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(*i))};
+            return {~*i};
+        }
+        Expr e = toExpr(a, n->items[0]);
+        if (n->text == "-") return {negate(e)};
+        return {binary(Op::BitXor, e, constant(-1))};
     }
 
     [[noreturn]] void fail(const std::string& msg, const NodePtr& at) const {
@@ -280,7 +297,8 @@ private:
 
     // Python reads `a < b < c` as `a < b and b < c`; TVMScript folds it left, `(a < b) < c`,
     // and that is how TVM prints a comparison of comparisons.
-    Value compareChain(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+    [[gnu::noinline]] Value compareChain(const NodePtr& n,
+                                         const std::map<std::string, Expr>& scope) {
         Value left = eval(n->items[0], scope);
         for (std::size_t k = 0; k < n->ops.size(); ++k) {
             Value right = eval(n->items[k + 1], scope);
@@ -298,7 +316,7 @@ private:
 
     // Python: `and`/`or` give one of their operands, evaluated only as far as needed. TVMScript:
     // tir.And / tir.Or of every operand, left to right.
-    Value boolOp(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+    [[gnu::noinline]] Value boolOp(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         const bool isAnd = n->text == "and";
         Value v = eval(n->items[0], scope);
         for (std::size_t k = 1; k < n->items.size(); ++k) {
@@ -432,7 +450,7 @@ private:
              at);
     }
 
-    Value name(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+    [[gnu::noinline]] Value name(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         if (auto it = scope.find(n->text); it != scope.end()) return {it->second};
         if (auto it = free_.find(n->text); it != free_.end()) return {it->second};
         const std::string& s = n->text;
@@ -449,7 +467,7 @@ private:
         fail("unknown name '" + s + "'", n);
     }
 
-    Value attr(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+    [[gnu::noinline]] Value attr(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         Value obj = eval(n->target, scope);
         if (auto* mod = std::get_if<Module>(&obj.v); mod && mod->name == "GemmWarpPolicy") {
             const std::string& a = n->text;
@@ -473,8 +491,15 @@ private:
         fail("'." + n->text + "' is only available on a Layout or Fragment", n);
     }
 
-    Value binop(const NodePtr& n, const std::map<std::string, Expr>& scope) {
-        Value a = eval(n->items[0], scope), b = eval(n->items[1], scope);
+    [[gnu::noinline]] Value binop(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+        Value a = eval(n->items[0], scope);
+        Value b = eval(n->items[1], scope);
+        return combine(n, std::move(a), std::move(b));
+    }
+
+    // The operator applied to evaluated operands: kept out of binop() so that the recursion's
+    // frames do not carry its temporaries.
+    [[gnu::noinline]] Value combine(const NodePtr& n, Value a, Value b) {
         if (n->text == "/")
             fail("true division '/' is not an index operation; use '//' (floor division)", n);
         Op op = binaryOps().at(n->text);
@@ -517,7 +542,7 @@ private:
                  at);
     }
 
-    Value call(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+    [[gnu::noinline]] Value call(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         Value callee = eval(n->target, scope);
         Args args;
         for (const auto& it : n->items) {
