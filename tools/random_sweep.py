@@ -5,6 +5,8 @@ the bank model is checked on patterns nobody picked by hand.
 
   python3 tools/random_sweep.py tools/random_sweep.json            # fit: seed 11
   python3 tools/random_sweep.py --check tools/random_check.json    # held out: seed 12
+  python3 tools/random_sweep.py --extra tools/random_extra.json    # held out: seed 13, plus
+                                                                    # `far` and `unused`
   python3 tools/random_sweep.py --seed N --scale S OUT.json         # any seed; S x patterns/class
 
 The fit and the held-out files are drawn by the same generators with different seeds: a rule is
@@ -35,6 +37,8 @@ classes (w = bytes per lane, "units" = multiples of w):
   matrix    ldmatrix / stmatrix .x1/.x2/.x4, with and without .trans, row addresses 16-byte
             aligned at random in a window, some rows repeated, or strided by a pitch
   multi     2-6 instructions of mixed kinds in one plan (ncu reports the kernel's sum)
+  far       (--extra) a 1-16 KB window at a random base anywhere in the 227 KB of an sm_90 block
+  unused    (--extra) ldmatrix/stmatrix .x1/.x2 whose address-less lanes hold conflicting addresses
 """
 import json
 import random
@@ -410,6 +414,65 @@ def multi(g, n):
             made += 1
 
 
+SMEM_MAX = 227 * 1024  # sm_90 opt-in shared memory per block
+
+
+def far(g, n):
+    """Addresses anywhere in the 227 KB an sm_90 block may use: a random 1-16 KB window at a
+    random base, every width and ld/stmatrix. The round-trip tile is one element (the tile only
+    feeds the data check; the timed loop uses the plan's own footprint)."""
+    rng = g.rng
+    made = 0
+    while made < n:
+        kind = rng.choice(("ld", "st", "ld", "st", "ldmatrix", "stmatrix"))
+        w = 16 if kind.endswith("matrix") else WIDTHS[made % len(WIDTHS)]
+        win = g.window()
+        b = rng.randrange(0, SMEM_MAX - win, 16)
+        x = rng.choice((1, 2, 4)) if kind.endswith("matrix") else None
+        lanes = 8 * x if x else LANES
+        shape = rng.choice(("rnd", "stride", "dup"))
+        if shape == "rnd":
+            addrs = [b + a for a in rng.sample(range(0, win, w), lanes)]
+        elif shape == "stride":
+            s, _ = g.stride_units()
+            while 31 * s * w + w > win:
+                s //= 2
+            addrs = [b + t * s * w for t in range(lanes)]
+        else:
+            pool = [b + a for a in rng.sample(range(0, win, w), rng.choice((2, 4, 8, 16)))]
+            addrs = [rng.choice(pool) for _ in range(lanes)]
+        if x:
+            addrs += [None] * (LANES - lanes)
+        ins = instruction(kind, w, addrs, x, rng.random() < 0.3) if x else \
+            instruction(kind, w, addrs)
+        if g.add("far", f"{shape} {win // 1024}KB base{b}", [ins]):
+            g.out[-1]["tile"] = {"elem_bytes": 4, "elements": 1}
+            made += 1
+
+
+def unused(g, n):
+    """ldmatrix/stmatrix .x1/.x2 whose lanes 8x..31 (which give no row address) hold addresses
+    that would conflict with the real rows if the hardware read them."""
+    rng = g.rng
+    made = 0
+    while made < n:
+        op = rng.choice(("ldmatrix", "stmatrix"))
+        x = rng.choice((1, 2))
+        trans = rng.random() < 0.3
+        lanes = 8 * x
+        pitch = rng.choice((128, 256, 144, 16))
+        rows = [t * pitch for t in range(lanes)]
+        # the unused lanes: other 16-byte rows in the same banks as the used ones, or random
+        junk = rng.choice(("bank", "rnd"))
+        if junk == "bank":
+            rest = [4096 + 128 * t + rows[t % lanes] % 128 for t in range(LANES - lanes)]
+        else:
+            rest = [16 * r for r in rng.sample(range(1024), LANES - lanes)]
+        if g.add("unused", f"pitch{pitch} junk-{junk}{' trans' if trans else ''}",
+                 [instruction(op, 16, rows + rest, x, trans)]):
+            made += 1
+
+
 # patterns per class at scale 1
 CLASSES = (("subword", subword, 70), ("stride", strides, 70), ("perm", perms, 60),
            ("mask", masks, 100), ("sparse", sparse, 60),
@@ -425,12 +488,14 @@ def sweep(seed, scale):
 
 def main():
     args = sys.argv[1:]
-    seed, scale, outs = 11, 1.0, []
+    seed, scale, outs, extra = 11, 1.0, [], False
     i = 0
     while i < len(args):
         a = args[i]
         if a == "--check":
             seed, scale = 12, 0.4
+        elif a == "--extra":
+            seed, scale, extra = 13, 0.3, True
         elif a == "--seed":
             i += 1
             seed = int(args[i])
@@ -438,13 +503,18 @@ def main():
             i += 1
             scale = float(args[i])
         elif a.startswith("--"):
-            sys.exit("usage: random_sweep.py [--check] [--seed N] [--scale S] OUT.json")
+            sys.exit("usage: random_sweep.py [--check|--extra] [--seed N] [--scale S] OUT.json")
         else:
             outs.append(a)
         i += 1
     if len(outs) != 1:
-        sys.exit("usage: random_sweep.py [--check] [--seed N] [--scale S] OUT.json")
+        sys.exit("usage: random_sweep.py [--check|--extra] [--seed N] [--scale S] OUT.json")
     pats = sweep(seed, scale)
+    if extra:
+        g = Gen(seed * 1000)
+        far(g, 70)
+        unused(g, 24)
+        pats += g.out
     doc = {"ncu": True, "iterations": 256, "repetitions": 3, "warmup": 1, "ncu_iterations": 64,
            "patterns": pats}
     with open(outs[0], "w") as f:
