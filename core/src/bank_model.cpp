@@ -307,7 +307,10 @@ std::string assumptions() {
            "lanes per phase: one phase of 32 (8 B), two of 16 (16 B). Measured on an H200; "
            "stores and ldmatrix/stmatrix never are.\n"
            "- Per phase and bank, distinct 4-byte words are counted; lanes on the same word share "
-           "it (broadcast). A phase costs the largest count (1 if it has an active lane).\n"
+           "it (broadcast; for 1- and 2-byte accesses too, whatever bytes of the word they touch, "
+           "loads and stores). A phase costs the largest count (1 if it has an active lane); "
+           "inactive lanes cost nothing and the active ones are not packed together (phases are "
+           "fixed lane ranges). An instruction with no active lane costs 0 (not measured).\n"
            "- Wavefronts = sum over phases; ideal = phases with an active lane; excess = "
            "wavefronts - ideal = Nsight Compute's 'bank conflicts'.\n"
            "- Time is about one wavefront per clock per SM; conflicts are not the whole of time.";
