@@ -231,7 +231,9 @@ int main(int argc, char** argv) {
                        "printed repr of one) as a new layout."),
         QStringLiteral("TEXT"));
     p.addOption(textOpt);
-    QCommandLineOption nameOpt(QStringLiteral("name"),
+    // Qt on X11 takes -name/--name for itself (the X resource name) before this parser sees it,
+    // so --layout-name is the spelling that works everywhere; --name stays for other platforms.
+    QCommandLineOption nameOpt({QStringLiteral("layout-name"), QStringLiteral("name")},
                                QStringLiteral("The layout's name for --text."),
                                QStringLiteral("NAME"), QStringLiteral("from the command line"));
     p.addOption(nameOpt);

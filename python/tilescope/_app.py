@@ -66,7 +66,7 @@ def show(x, name="from python"):
         if not answer.get("ok"):
             raise TilescopeError(answer.get("error", "the running Tilescope refused the layout"))
         return answer
-    return subprocess.Popen([find_app(), "--text", text, "--name", name],
+    return subprocess.Popen([find_app(), "--text", text, "--layout-name", name],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
 

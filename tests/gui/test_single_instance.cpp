@@ -94,7 +94,7 @@ private slots:
 
         // Layout text from a second process: added to the first window and made active.
         const QString text = QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))");
-        QCOMPARE(runSecond({QStringLiteral("--text"), text, QStringLiteral("--name"),
+        QCOMPARE(runSecond({QStringLiteral("--text"), text, QStringLiteral("--layout-name"),
                             QStringLiteral("handed text")},
                            &out),
                  0);
