@@ -111,6 +111,9 @@ private slots:
             const int want = expectedEvents(QFileInfo(path).fileName());
             QVERIFY(want > 0);
             QCOMPARE(w.traceViewer()->model()->eventCount(), want);
+            QVERIFY2(w.traceViewer()->statusText().endsWith(QStringLiteral(" · ") +
+                                                            QFileInfo(path).fileName()),
+                     qPrintable(w.traceViewer()->statusText()));
         }
     }
 };
