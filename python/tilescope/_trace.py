@@ -176,9 +176,9 @@ class Trace:
         os.dup2(self._write_fd, 1)
         os.dup2(self._write_fd, 2)
         self._saved_streams = (sys.stdout, sys.stderr)
-        encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-        sys.stdout = _PipeWriter(self._write_fd, encoding)
-        sys.stderr = _PipeWriter(self._write_fd, encoding)
+        # UTF-8 whatever the terminal's encoding: the log is read as UTF-8.
+        sys.stdout = _PipeWriter(self._write_fd)
+        sys.stderr = _PipeWriter(self._write_fd)
         self._holders = 2  # the block and the copying thread
         self._pump = threading.Thread(target=self._copy, args=(read_fd,),
                                       name="tilescope-trace", daemon=True)
