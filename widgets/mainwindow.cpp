@@ -17,6 +17,7 @@
 #include "recovery.h"
 #include "result_state.h"
 #include "run_panel.h"
+#include "sample_logs.h"
 #include "trace_viewer.h"
 #include "window_panels.h"
 #include "wording.h"
@@ -173,6 +174,7 @@ void MainWindow::createActions() {
     file->addAction(openAct);
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     samplesMenu_ = file->addMenu(QStringLiteral("Sa&mples"));
+    sampleLogsMenu_ = file->addMenu(QStringLiteral("Sample &Logs"));
     file->addSeparator();
     file->addAction(saveAct);
     file->addAction(saveAsAct);
@@ -298,6 +300,7 @@ void MainWindow::createActions() {
     // Help.
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     helpSamplesMenu_ = help->addMenu(QStringLiteral("&Samples"));
+    helpSampleLogsMenu_ = help->addMenu(QStringLiteral("Sample &Logs"));
     help->addAction(act(
         QStringLiteral("&Mapping Language"), [this] { LanguageReference::showFor(this); },
         QKeySequence(QKeySequence::HelpContents)));
@@ -310,6 +313,11 @@ void MainWindow::createActions() {
     rebuildRecentMenu();
     rebuildSamplesMenu(samplesMenu_);
     rebuildSamplesMenu(helpSamplesMenu_);
+    // TileLang compiler logs, opened in the Trace panel (the installed app has no source tree to
+    // browse to them; they are embedded with the samples).
+    for (QMenu* m : {sampleLogsMenu_, helpSampleLogsMenu_})
+        fillSampleLogsMenu(m, samplesDirectory(),
+                           [this](const QString& path) { openTraceLog(path, false); });
 
     // Toolbar.
     QToolBar* tb = addToolBar(QStringLiteral("Main"));
@@ -361,10 +369,18 @@ void MainWindow::createDocks() {
     auto* det = dock(QStringLiteral("Details"), QStringLiteral("detailsDock"), details_,
                      Qt::RightDockWidgetArea);
     // Issue 5: the inference-trace viewer (hidden until toggled in the panels menu).
-    installTraceDock(this, doc_, panelsMenu_);
+    traceViewer_ = qobject_cast<TraceViewer*>(installTraceDock(this, doc_, panelsMenu_)->widget());
     splitDockWidget(layouts, ed, Qt::Vertical);
     resizeDocks({layouts, ed}, {180, 420}, Qt::Vertical);
     resizeDocks({layouts, det}, {400, 250}, Qt::Horizontal);
+}
+
+void MainWindow::openTraceLog(const QString& path, bool follow) {
+    if (auto* dock = qobject_cast<QDockWidget*>(traceViewer_->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+    traceViewer_->openLog(path, follow);
 }
 
 void MainWindow::connectDocument() {

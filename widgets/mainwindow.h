@@ -28,6 +28,7 @@ class DetailsPane;
 class RecoveryManager;
 class Presenter;
 class ResultState;
+class TraceViewer;
 struct RecoveryEntry;
 
 class MainWindow : public QMainWindow {
@@ -66,6 +67,11 @@ public:
     // The last successfully evaluated mapping of the active layout (null if none).
     std::shared_ptr<const ts::Mapping> currentMapping() const { return mapping_; }
     void setConfirmOnClose(bool on) { confirmOnClose_ = on; }
+
+    // The Trace panel: openTraceLog shows it with the log at `path` (following its growth when
+    // `follow`), as Help ▸ Sample Logs, `tilescope --trace` and the Python bridge's trace() do.
+    TraceViewer* traceViewer() const { return traceViewer_; }
+    void openTraceLog(const QString& path, bool follow);
 
     static QString samplesDirectory();
     // A sample's menu title: its project "title", else its file name made readable.
@@ -135,6 +141,8 @@ private:
     bool lastEvalReused_ = false;
     QActionGroup *viewGroup_, *colorGroup_;
     QMenu *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
+    QMenu *sampleLogsMenu_, *helpSampleLogsMenu_;
+    TraceViewer* traceViewer_ = nullptr;
     QAction *undoAct_, *redoAct_, *legendAct_;
     QAction *undoTbAct_ = nullptr, *redoTbAct_ = nullptr; // toolbar: short labels, full tooltips
     std::shared_ptr<const ts::Mapping> mapping_;

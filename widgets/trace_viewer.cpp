@@ -896,6 +896,9 @@ QString TraceViewer::statusText() const {
                          countNoun(conflicts, QStringLiteral("conflict")),
                          countNoun(problems, QStringLiteral("problem")),
                          countNoun(importer_->linesRead(), QStringLiteral("line")));
+    // Which log is shown (a sample, a trace() capture, one picked by hand): its file name.
+    if (importer_->sourceKind() == TraceImporter::Source::File)
+        s += QStringLiteral(" · ") + QFileInfo(importer_->source()).fileName();
     if (importer_->state() == TraceImporter::State::Following) s += QStringLiteral(" · following");
     if (importer_->state() == TraceImporter::State::Running) s += QStringLiteral(" · running");
     if (!lastError_.isEmpty()) s += QStringLiteral(" · ") + lastError_;

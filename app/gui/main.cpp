@@ -12,6 +12,7 @@
 #include "mappingeditor.h"
 #include "recovery.h"
 #include "single_instance.h"
+#include "trace_viewer.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -153,6 +154,13 @@ QJsonObject handleInstanceRequest(tsw::MainWindow& w, const QJsonObject& r) {
         if (name.isEmpty()) name = QStringLiteral("layout");
         ok.insert(QStringLiteral("layout"),
                   w.document()->addLayout({name.toStdString(), text.toStdString(), {}, {}}));
+    } else if (r.contains(QStringLiteral("trace"))) {
+        // A log to show in the Trace panel (the Python bridge's trace() writes it as TileLang
+        // compiles); "follow" keeps reading it as it grows.
+        const QString path = r.value(QStringLiteral("trace")).toString();
+        if (!QFileInfo(path).isFile()) return failure(QStringLiteral("no such log: %1").arg(path));
+        w.openTraceLog(QFileInfo(path).absoluteFilePath(),
+                       r.value(QStringLiteral("follow")).toBool());
     } else if (r.contains(QStringLiteral("status"))) {
         QJsonArray names;
         for (int i = 0; i < w.document()->count(); ++i)
@@ -163,9 +171,17 @@ QJsonObject handleInstanceRequest(tsw::MainWindow& w, const QJsonObject& r) {
         if (w.document()->count() > 0)
             ok.insert(QStringLiteral("text"),
                       QString::fromStdString(w.document()->layout(w.document()->active()).text));
+        const tsw::TraceViewer* tv = w.traceViewer();
+        ok.insert(QStringLiteral("trace"),
+                  QJsonObject{{QStringLiteral("source"), tv->importer()->source()},
+                              {QStringLiteral("following"),
+                               tv->importer()->state() == tsw::TraceImporter::State::Following},
+                              {QStringLiteral("events"), tv->model()->eventCount()},
+                              {QStringLiteral("visible"), tv->isVisible()}});
         return ok; // a query: the window stays where it is
     } else if (!r.contains(QStringLiteral("raise"))) {
-        return failure(QStringLiteral("unknown request (expected open, text, status or raise)"));
+        return failure(
+            QStringLiteral("unknown request (expected open, text, trace, status or raise)"));
     }
     w.setWindowState(w.windowState() & ~Qt::WindowMinimized);
     w.show();
@@ -215,10 +231,20 @@ int main(int argc, char** argv) {
                        "printed repr of one) as a new layout."),
         QStringLiteral("TEXT"));
     p.addOption(textOpt);
-    QCommandLineOption nameOpt(QStringLiteral("name"),
+    // Qt on X11 takes -name/--name for itself (the X resource name) before this parser sees it,
+    // so --layout-name is the spelling that works everywhere; --name stays for other platforms.
+    QCommandLineOption nameOpt({QStringLiteral("layout-name"), QStringLiteral("name")},
                                QStringLiteral("The layout's name for --text."),
                                QStringLiteral("NAME"), QStringLiteral("from the command line"));
     p.addOption(nameOpt);
+    QCommandLineOption traceOpt(
+        QStringLiteral("trace"),
+        QStringLiteral("Open this TileLang compiler log in the Trace panel."),
+        QStringLiteral("LOG"));
+    p.addOption(traceOpt);
+    QCommandLineOption followOpt(QStringLiteral("follow"),
+                                 QStringLiteral("With --trace: keep reading the log as it grows."));
+    p.addOption(followOpt);
     QCommandLineOption newWindow(
         QStringLiteral("new-window"),
         QStringLiteral("Open a new window even when Tilescope is already running."));
@@ -249,6 +275,9 @@ int main(int argc, char** argv) {
                        {QStringLiteral("name"), p.value(nameOpt)}};
         else if (!project.isEmpty())
             request = {{QStringLiteral("open"), project}};
+        else if (p.isSet(traceOpt))
+            request = {{QStringLiteral("trace"), QFileInfo(p.value(traceOpt)).absoluteFilePath()},
+                       {QStringLiteral("follow"), p.isSet(followOpt)}};
         QJsonObject reply;
         if (tsapp::sendToRunningInstance(request, &reply)) {
             if (reply.value(QStringLiteral("ok")).toBool()) {
@@ -279,6 +308,8 @@ int main(int argc, char** argv) {
                 {p.value(nameOpt).toStdString(), p.value(textOpt).toStdString(), {}, {}});
         }
     }
+    if (p.isSet(traceOpt))
+        w.openTraceLog(QFileInfo(p.value(traceOpt)).absoluteFilePath(), p.isSet(followOpt));
     if (p.isSet(layoutOpt)) {
         const QString want = p.value(layoutOpt);
         bool isIndex = false;

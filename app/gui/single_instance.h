@@ -5,7 +5,12 @@
 // JSON object and a newline, the server answers one JSON object and a newline.
 //   {"open": "/abs/path.tilescope.json"}            open a project
 //   {"text": "T.Layout(...)", "name": "from python"} add a layout with this text and show it
+//   {"trace": "/abs/path.log", "follow": true}       show a TileLang log in the Trace panel,
+//                                                    reading on as it grows when "follow"
 //   {"raise": true}                                  bring the window to the front
+//   {"status": true}                                 what the window shows: "file", "layouts",
+//                                                    "active", "text", and "trace" ("source",
+//                                                    "following", "events", "visible")
 //   answer: {"ok": true} or {"ok": false, "error": "what went wrong"}
 #pragma once
 

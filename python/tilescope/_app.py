@@ -1,4 +1,5 @@
-"""show(x): hands x to the running Tilescope window over its local socket, or starts one.
+"""show(x) and open_trace(log): hand x / a log to the running Tilescope window over its local
+socket, or start one with it.
 
 The socket and its one-JSON-line protocol are the app's (app/gui/single_instance.h)."""
 
@@ -65,6 +66,20 @@ def show(x, name="from python"):
         if not answer.get("ok"):
             raise TilescopeError(answer.get("error", "the running Tilescope refused the layout"))
         return answer
-    return subprocess.Popen([find_app(), "--text", text, "--name", name],
+    return subprocess.Popen([find_app(), "--text", text, "--layout-name", name],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def open_trace(path, follow=True):
+    """Opens the log at path in the running Tilescope's Trace panel (reading on as it grows when
+    follow), or starts Tilescope with it. Returns the window's answer or the started process."""
+    path = os.path.abspath(path)
+    answer = request({"trace": path, "follow": bool(follow)})
+    if answer is not None:
+        if not answer.get("ok"):
+            raise TilescopeError(answer.get("error", "the running Tilescope refused the log"))
+        return answer
+    return subprocess.Popen([find_app(), "--trace", path] + (["--follow"] if follow else []),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)

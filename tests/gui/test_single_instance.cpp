@@ -2,6 +2,8 @@
 // (TILESCOPE_SOCKET); a second `tilescope FILE` or `--text TEXT` hands its request to the first
 // and exits, which the first shows (checked through the protocol's status request); --new-window
 // starts a second window instead; a missing file comes back as the second process's error.
+// `tilescope --trace LOG --follow` (the request the Python bridge's trace() sends) shows the log in
+// the first window's Trace panel and keeps reading it as it grows.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -31,11 +33,13 @@ class TestSingleInstance : public QObject {
     }
 
     // What the running instance shows, asked over the socket as the Python bridge does.
-    QJsonObject status() const {
+    QJsonObject status() const { return request(QJsonObject{{QStringLiteral("status"), true}}); }
+
+    QJsonObject request(const QJsonObject& r) const {
         QLocalSocket s;
         s.connectToServer(socket_);
         if (!s.waitForConnected(2000)) return {};
-        s.write("{\"status\": true}\n");
+        s.write(QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n');
         QByteArray line;
         while (!line.contains('\n') && s.waitForReadyRead(5000))
             line += s.readAll();
@@ -90,7 +94,7 @@ private slots:
 
         // Layout text from a second process: added to the first window and made active.
         const QString text = QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))");
-        QCOMPARE(runSecond({QStringLiteral("--text"), text, QStringLiteral("--name"),
+        QCOMPARE(runSecond({QStringLiteral("--text"), text, QStringLiteral("--layout-name"),
                             QStringLiteral("handed text")},
                            &out),
                  0);
@@ -117,6 +121,45 @@ private slots:
         QCOMPARE(status().value(QStringLiteral("file")).toString(), second);
         b.kill();
         b.waitForFinished();
+
+        // A log for the Trace panel from a second process, followed: what is appended to it after
+        // the hand-over shows up in the first window while the file grows.
+        const QString log = tmp_.path() + QStringLiteral("/live.log");
+        QFile sample(QStringLiteral(TILESCOPE_SOURCE_DIR "/tests/data/logs/flash_attn_fwd.log"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const QByteArray all = sample.readAll();
+        const int half = all.indexOf("\nacc_o inferred layout:") + 1;
+        QVERIFY(half > 0);
+        QFile live(log);
+        QVERIFY(live.open(QIODevice::WriteOnly));
+        live.write(all.left(half));
+        live.flush();
+        QCOMPARE(runSecond({QStringLiteral("--trace"), log, QStringLiteral("--follow")}, &out), 0);
+        QVERIFY2(out.contains("handed to the running window"), out.constData());
+        auto trace = [&] { return status().value(QStringLiteral("trace")).toObject(); };
+        auto events = [&] { return trace().value(QStringLiteral("events")).toInt(); };
+        QTRY_VERIFY_WITH_TIMEOUT(events() > 0, 10000);
+        QCOMPARE(trace().value(QStringLiteral("source")).toString(), log);
+        QVERIFY(trace().value(QStringLiteral("following")).toBool());
+        QVERIFY(trace().value(QStringLiteral("visible")).toBool());
+        const int early = events();
+        live.write(all.mid(half));
+        live.close();
+        QTRY_VERIFY_WITH_TIMEOUT(events() > early, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(events(), 8, 10000); // the 8 events of flash_attn_fwd.log
+        QVERIFY(early < 8);
+
+        // Without --follow the log is read once; a missing log is the second process's error.
+        QCOMPARE(runSecond({QStringLiteral("--trace"), log}, &out), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !trace().value(QStringLiteral("following")).toBool() && events() == 8, 10000);
+        QCOMPARE(
+            runSecond({QStringLiteral("--trace"), tmp_.path() + QStringLiteral("/none.log")}, &out),
+            2);
+        QVERIFY2(out.contains("no such log"), out.constData());
+        QCOMPARE(
+            request({{QStringLiteral("bogus"), true}}).value(QStringLiteral("error")).toString(),
+            QStringLiteral("unknown request (expected open, text, trace, status or raise)"));
 
         // A file while the window holds unsaved edits (the handed text): it asks to save first
         // rather than dropping them, so the project stays until the user answers.
