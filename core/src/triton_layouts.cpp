@@ -75,7 +75,7 @@ Order matrixOrder(std::size_t rank, bool rowMajor) {
 // combineCtaCgaWithShape for a single CTA: fit to the shape, add an empty block dim.
 Built fitToShape(Cursor& c, std::size_t column, Built l, const Shape64& shape) {
     l = tll::notSmallerThan(std::move(l), shape);
-    l = tll::notLargerThan(std::move(l), shape);
+    l = tll::notLargerThan(std::move(l), shape, false);
     l = l * tll::zeros1D(l.rank, 1, kBlock, 0);
     Order standard(l.rank);
     std::iota(standard.begin(), standard.end(), std::size_t{0});
@@ -157,6 +157,9 @@ Built blocked(Cursor& c, const Value& call, const Shape64& shape) {
         c.failAt(call.column, "the layout has rank " + std::to_string(rank) +
                                   " but the shape has " + std::to_string(shape.size()) + " dims");
     Shape64 s = pow2List(c, spt, "size_per_thread", rank);
+    // Triton gives a thread no more registers along a dim than the dim has elements.
+    for (std::size_t d = 0; d < rank; ++d)
+        s[d] = std::min(s[d], shape[d]);
     Shape64 t = pow2List(c, *a.get("threads_per_warp"), "threads_per_warp", rank);
     Shape64 w = pow2List(c, *a.get("warps_per_cta"), "warps_per_cta", rank);
     Order order = permutation(c, *a.get("order"), "order", rank);
@@ -335,10 +338,20 @@ Built nvmmaShared(Cursor& c, const Value& call, const Shape64& shape) {
     Order standard(r);
     std::iota(standard.begin(), standard.end(), std::size_t{0});
     if (swizzle == 0) {
-        Built l = tll::identity1D(r, tma[r - 1], kOffset, r - 1);
+        // Row major over the box; a transposed one (dim 0 contiguous) is built on the box
+        // rotated left and its dims moved back, as Triton 3.9 does: its goldens pin the order.
+        Shape64 box = tma;
+        if (transposed) std::rotate(box.begin(), box.begin() + 1, box.end());
+        Built l = tll::identity1D(r, box[r - 1], kOffset, r - 1);
         for (std::size_t i = r - 1; i-- > 0;)
-            l = l * tll::identity1D(r, tma[i], kOffset, i);
+            l = l * tll::identity1D(r, box[i], kOffset, i);
         l = tll::transposeOuts(std::move(l), standard);
+        if (transposed) {
+            Order back;
+            for (std::size_t i = 1; i <= r; ++i)
+                back.push_back(i % r);
+            l = tll::permuteDims(l, back);
+        }
         return fitToShape(c, call.column, tll::notSmallerThan(std::move(l), shape), shape);
     }
     if (r < 2) c.failAt(call.column, "a swizzled NVMMASharedLayout has rank 2 or more");

@@ -133,12 +133,26 @@ Built notSmallerThan(Built l, const std::vector<std::int64_t>& shape) {
     return l;
 }
 
-Built notLargerThan(Built l, const std::vector<std::int64_t>& shape) {
+Built notLargerThan(Built l, const std::vector<std::int64_t>& shape, bool dropRegisters) {
+    std::vector<bool> drop;
+    if (auto* regs = l.find("register")) drop.assign(regs->size(), false);
     for (std::size_t o : l.outOrder) {
         if (l.outSize[o] <= shape[o]) continue;
-        for (auto& in : l.bases)
-            for (auto& b : in)
-                if (b[o] >= shape[o]) b[o] = 0;
+        for (std::size_t k = 0; k < l.ins.size(); ++k)
+            for (std::size_t i = 0; i < l.bases[k].size(); ++i) {
+                std::int64_t& v = l.bases[k][i][o];
+                if (v < shape[o]) continue;
+                if (dropRegisters && l.ins[k] == "register")
+                    drop[i] = true;
+                else
+                    v = 0;
+            }
+    }
+    if (auto* regs = l.find("register"); regs && dropRegisters) {
+        std::vector<std::vector<std::int64_t>> kept;
+        for (std::size_t i = 0; i < regs->size(); ++i)
+            if (!drop[i]) kept.push_back((*regs)[i]);
+        *regs = std::move(kept);
     }
     // Triton rebuilds the layout from its bases: each size is the least power of two above
     // every coordinate.

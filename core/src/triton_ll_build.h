@@ -43,8 +43,10 @@ Built broadcastND(std::size_t rank, const std::string& in, const std::vector<std
 // Grows each dim smaller than shape by repeating the first input dim (registers or offsets),
 // dim by dim in output order.
 Built notSmallerThan(Built l, const std::vector<std::int64_t>& shape);
-// Clears every basis coordinate that reaches past shape (the elements wrap onto others).
-Built notLargerThan(Built l, const std::vector<std::int64_t>& shape);
+// Clears every basis coordinate that reaches past shape (the elements wrap onto others); with
+// dropRegisters, a register basis that reaches past it is removed instead (a thread holds each
+// element once), as Triton does when it fits a distributed layout to a shape.
+Built notLargerThan(Built l, const std::vector<std::int64_t>& shape, bool dropRegisters);
 // LayoutUtils' reshapeLayout: the outputs read row-major in output order, split row-major into
 // `shape`, dims in standard order.
 Built reshape(const Built& l, const std::vector<std::int64_t>& shape);
