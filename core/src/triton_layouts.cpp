@@ -20,8 +20,18 @@ using Order = std::vector<std::size_t>;
 const std::string kReg = "register", kLane = "lane", kWarp = "warp", kBlock = "block",
                   kOffset = "offset";
 
+// Layout parameters (sizes per thread, threads, warps, k_width, swizzle periods) far past any
+// GPU's are refused, which also keeps every product of them well inside int64.
+constexpr std::int64_t kMaxParam = 4096;
+
 bool pow2(std::int64_t n) {
     return n > 0 && (n & (n - 1)) == 0;
+}
+
+void checkParam(Cursor& c, std::size_t column, const std::string& what, std::int64_t v) {
+    if (v > kMaxParam)
+        c.failAt(column, what + " " + std::to_string(v) + " is too large (at most " +
+                             std::to_string(kMaxParam) + ")");
 }
 
 // A list of positive powers of two, one per dim.
@@ -34,6 +44,8 @@ Shape64 pow2List(Cursor& c, const Value& v, const char* what, std::size_t rank) 
         if (!pow2(out[k]))
             c.failAt(v.items[k].column, std::string(what) + " entries must be powers of two, not " +
                                             std::to_string(out[k]));
+        else
+            checkParam(c, v.items[k].column, what, out[k]);
     return out;
 }
 
@@ -212,6 +224,7 @@ Built dotOperand(Cursor& c, const Value& call, const Shape64& shape, std::size_t
     if (kWidth <= 0 || !pow2(kWidth))
         c.failAt(kv.column,
                  "k_width must be a power of two (elements per 32 bits) for an MMA parent");
+    checkParam(c, kv.column, "k_width", kWidth);
     if (m.version == 3 && op != 0)
         c.failAt(opv.column,
                  "an MMA v3 (Hopper) dot operand is operand 0: wgmma reads B from shared "
@@ -399,6 +412,7 @@ Built swizzledShared(Cursor& c, const Value& call, const Shape64& shape) {
         if (!pow2(p[k]))
             c.failAt(v.column, std::string(names[k]) +
                                    " must be a power of two (the swizzle is then linear over F2)");
+        checkParam(c, v.column, names[k], p[k]);
     }
     Order order = permutation(c, *a.get("order"), "order", r);
     if (r == 1) return fitToShape(c, call.column, tll::identity1D(1, shape[0], kOffset, 0), shape);

@@ -175,6 +175,11 @@ TEST(GluonLayouts, BadArgumentsSayWhichAndWhere) {
     expectColumn("NVMMASharedLayout(128, 16, rank=3), [64, 64]", 33, "rank=3");
     expectColumn("NVMMASharedLayout(128, 8, fp4_padded=True), [64, 128]", 38, "two offsets");
     expectColumn("SwizzledSharedLayout(3, 1, 8, [1, 0]), [64, 64]", 22, "power of two");
+    expectColumn("BlockedLayout([1, 8192], [4, 8], [4, 1], [1, 0]), [32, 32]", 19, "too large");
+    expectColumn("BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0]), [1048576, 1048576]", 1,
+                 "more than 2^24");
+    expectColumn("SliceLayout(2, BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])), [32]", 13,
+                 "dim must name a dim of the parent");
 }
 
 TEST(GluonLayouts, RecognisedAsTritonText) {
