@@ -6,12 +6,15 @@
   strides and for the text the bridge prints for TileLang layouts). Thread-value layouts are the
   SM80 MMA atoms' A/B/C layouts read from CUTLASS's own header (cute/atom/mma_traits_sm80.hpp in
   the wheel), evaluated by pycute at every (thread, value) and inverted here by brute force.
+- gluon.json: Triton's bases (``GluonOpBuilder.to_linear_layout``) for several hundred random
+  Gluon layout constructors (tools/gen_gluon_cases.py, seeded), with their text as Gluon users
+  write it, and the constructors Triton refuses (its checks, verifiers or assertions).
 - triton.json: Triton's own conversions to linear layouts (``GluonOpBuilder.to_linear_layout``,
   CPU only) of blocked, MMA v2/v3, dot-operand and NVMMA shared layouts, printed as Gluon prints
   them, every cell evaluated by Triton's ``LinearLayout.apply``.
 
 Usage (from the repository root; /work/main/.venv has tilelang, nvidia-cutlass and triton):
-    .venv/bin/python tools/gen_interop_goldens.py [--out tests/data/goldens]
+    .venv/bin/python tools/gen_interop_goldens.py [--out tests/data/goldens] [--only gluon]
 
 The case format is tools/gen_goldens.py's: spec (the CuTe/Triton text), table (the
 ``tilescope-cli table`` JSON). Fragment cells list the threads of an element in increasing order.
@@ -263,6 +266,30 @@ def cute_cases():
 # Triton
 # ---------------------------------------------------------------------------------------------
 
+CONSTRUCTOR_TABLE_CASES = [
+    ("gluon_blocked_32x32", "ttgl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])", [32, 32]),
+    ("gluon_blocked_3d", "ttgl.BlockedLayout(size_per_thread=[1, 2, 2], threads_per_warp=[2, 4, 4], "
+     "warps_per_cta=[2, 1, 2], order=[0, 2, 1])", [4, 16, 16]),
+    ("gluon_mma_v2_acc", "ttgl.NVMMADistributedLayout(version=[2, 0], warps_per_cta=[2, 2], "
+     "instr_shape=[16, 8])", [64, 32]),
+    ("gluon_mma_v3_acc", "ttgl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], "
+     "instr_shape=[16, 32, 16])", [64, 32]),
+    ("gluon_dot_a_k2", "ttgl.DotOperandLayout(operand_index=0, parent=ttgl.NVMMADistributedLayout("
+     "version=[2, 0], warps_per_cta=[1, 1], instr_shape=[16, 8]), k_width=2)", [16, 16]),
+    ("gluon_dot_b_k4", "ttgl.DotOperandLayout(1, ttgl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8]), 4)",
+     [64, 32]),
+    ("gluon_dot_v3_a_k2", "ttgl.DotOperandLayout(operand_index=0, parent=ttgl.NVMMADistributedLayout("
+     "version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16]), k_width=2)", [64, 32]),
+    ("gluon_slice_blocked", "ttgl.SliceLayout(1, ttgl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0]))", [64]),
+    ("gluon_nvmma_shared_128B_f16", "ttgl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, "
+     "rank=2)", [32, 64]),
+    ("gluon_nvmma_shared_64B_f16_t", "ttgl.NVMMASharedLayout(swizzle_byte_width=64, element_bitwidth=16, "
+     "rank=2, transposed=True)", [32, 16]),
+    ("gluon_swizzled_shared", "ttgl.SwizzledSharedLayout(vec=4, per_phase=2, max_phase=4, order=[1, 0])",
+     [16, 32]),
+]
+
+
 def triton_cases():
     from triton._C.libtriton import ir, gluon_ir, linear_layout as LLm
     import triton.experimental.gluon.language as ttgl
@@ -276,7 +303,7 @@ def triton_cases():
     def ll_of(bases, names):
         return LLm.LinearLayout.from_bases(bases, names)
 
-    def distributed(name, layout, shape, note):
+    def distributed(name, layout, shape, note, spec=None):
         d = builder.to_linear_layout(layout._to_ir(builder), shape)
         outs = [f"dim{k}" for k in range(len(shape))]
         ll = ll_of([("register", d.reg_bases), ("lane", d.lane_bases), ("warp", d.warp_bases),
@@ -298,11 +325,11 @@ def triton_cases():
             threads = [t for t, _ in own]
             tmax, lmax = max(tmax, max(threads)), max(lmax, own[0][1])
             cells.append({"in": list(p), "threads": threads, "local": own[0][1]})
-        cases.append({"name": name, "spec": str(d), "source": src, "note": f"{note} for shape {shape}",
+        cases.append({"name": name, "spec": spec or str(d), "source": src, "note": f"{note} for shape {shape}",
                       "table": {"kind": "fragment", "input_shape": list(shape), "thread_extent": tmax + 1,
                                 "replicate": rep, "local_size": lmax + 1, "cells": cells}})
 
-    def shared(name, layout, shape, note):
+    def shared(name, layout, shape, note, spec=None):
         s = builder.to_linear_layout(layout._to_ir(builder), shape)
         outs = [f"dim{k}" for k in range(len(shape))]
         ll = ll_of([("offset", s.offset_bases), ("block", s.block_bases)], outs)
@@ -313,7 +340,7 @@ def triton_cases():
         grid = [1 << max(1, 0) for _ in shape]
         grid = list(s.shape) if hasattr(s, "shape") else list(shape)
         t = layout_table(lambda p: where[tuple(p)], grid)
-        cases.append({"name": name, "spec": str(s), "source": src, "note": f"{note} for shape {shape}",
+        cases.append({"name": name, "spec": spec or str(s), "source": src, "note": f"{note} for shape {shape}",
                       "table": t})
 
     B = ttgl.BlockedLayout
@@ -340,6 +367,13 @@ def triton_cases():
         shared(f"triton_nvmma_shared_{sw}B_{bits}bit", ttgl.NVMMASharedLayout(
             swizzle_byte_width=sw, element_bitwidth=bits, rank=2), shape,
             f"NVMMASharedLayout(swizzle_byte_width={sw}, element_bitwidth={bits})")
+    # The constructors themselves as the spec (Tilescope converts them): Triton's cells.
+    ns = {n: getattr(ttgl, n) for n in dir(ttgl) if not n.startswith("_")}
+    ns.update(ttgl=ttgl, gl=ttgl)
+    for name, text, shape in CONSTRUCTOR_TABLE_CASES:
+        layout = eval(text, ns)  # noqa: S307 - the constructor text listed below
+        fn = shared if "Shared" in text else distributed
+        fn(name, layout, shape, "constructor text converted by Tilescope", spec=f"{text}, {shape}")
     # LinearLayout::toString() as Triton prints it.
     ll = ll_of([("register", [[0, 1], [0, 2]]), ("lane", [[1, 0], [2, 0], [0, 4]]), ("warp", [[4, 0]])],
                ["dim0", "dim1"])
@@ -360,11 +394,67 @@ def triton_cases():
     return cases
 
 
+# ---------------------------------------------------------------------------------------------
+# Gluon constructors (gluon.json): Triton's bases for many random constructor instances, and
+# the constructors Triton refuses.
+# ---------------------------------------------------------------------------------------------
+
+def gluon_family(path):
+    import gen_gluon_cases as G
+
+    triton = G.Triton()
+    rng, generated = G.random_cases()
+    constructors, errors = [], []
+    for name, ctor, shape in generated + G.refused_cases():
+        layout = ctor.text(rng)
+        spec = G.spec_text(layout, shape, rng)
+        res = triton.ask(layout, shape)
+        if "bases" in res:
+            if name.startswith("refused_"):
+                raise RuntimeError(f"{name}: Triton accepts {layout} for {shape}")
+            constructors.append({"name": name, "spec": spec, "layout": layout, "shape": shape,
+                                 "bases": res["bases"], "triton_printed": res["printed"]})
+        else:
+            errors.append({"name": name, "spec": spec, "error": res["error"]})
+    triton.close()
+    header = {
+        "versions": {"triton": version("triton")},
+        "command": "python tools/gen_interop_goldens.py --only gluon",
+        "generator": "tools/gen_interop_goldens.py",
+        "python": sys.version.split()[0],
+        "family": "gluon",
+        "source": f"triton {version('triton')} GluonOpBuilder.to_linear_layout of the constructor (layout) "
+                  "for the shape; bases per input dim as Triton returns them",
+        "seed": 2026,
+    }
+    with open(path, "w") as f:
+        f.write("{\n")
+        for k, v in header.items():
+            f.write(f"  {json.dumps(k)}: {json.dumps(v)},\n")
+        for key, rows in [("constructors", constructors), ("errors", errors)]:
+            f.write(f'  "{key}": [\n')
+            for i, row in enumerate(rows):
+                f.write("    " + json.dumps(row) + ("," if i + 1 < len(rows) else "") + "\n")
+            f.write("  ],\n")
+        f.write('  "cases": []\n}\n')
+    kinds = {}
+    for c in constructors:
+        k = c["name"].rsplit("_", 1)[0]
+        kinds[k] = kinds.get(k, 0) + 1
+    print(f"{path}: {len(constructors)} constructors Triton converts, {len(errors)} it refuses")
+    print("  " + ", ".join(f"{k}: {n}" for k, n in sorted(kinds.items())))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="tests/data/goldens")
+    ap.add_argument("--only", choices=["cute", "triton", "gluon"], help="one family")
     args = ap.parse_args(argv)
+    if args.only in (None, "gluon"):
+        gluon_family(os.path.join(args.out, "gluon.json"))
     for fam, fn, libs in [("cute", cute_cases, ["nvidia-cutlass", "tilelang"]), ("triton", triton_cases, ["triton"])]:
+        if args.only not in (None, fam):
+            continue
         cases = fn()
         header = {
             "versions": {lib: version(lib) for lib in libs},

@@ -15,8 +15,8 @@ struct Field;
 struct Value {
     enum Kind { Int, List, Name, Call, Dict } kind = Int;
     std::int64_t i = 0;
-    std::string name;                                  // Name, Call (callee), unused otherwise
-    std::vector<Value> items;                          // List items, Call positional arguments
+    std::string name;         // Name, Call (callee), unused otherwise
+    std::vector<Value> items; // List items, Call positional arguments
     // A named struct rather than std::pair<std::string, Value>: instantiating the pair inside
     // Value's own definition needs Value complete, which clang with libstdc++ refuses.
     std::vector<Field> fields; // Call keyword arguments, Dict entries
@@ -45,9 +45,12 @@ std::vector<std::vector<std::int64_t>> asBases(Cursor& c, const Value& v, const 
 bool asBool(Cursor& c, const Value& v, const char* what);
 
 // The Gluon layouts that are not linear layouts by construction, converted for a tensor shape
-// (triton_layouts.cpp). `call` is BlockedLayout(...), NVMMADistributedLayout(...),
-// DotOperandLayout(...), NVMMASharedLayout(...).
+// as Triton converts them (triton_layouts.cpp): BlockedLayout, NVMMADistributedLayout,
+// DotOperandLayout, SliceLayout, NVMMASharedLayout, SwizzledSharedLayout. shapeColumn is where
+// the shape is written, for errors about it.
 linear::LinearLayout gluonLayout(Cursor& c, const Value& call,
-                                 const std::vector<std::int64_t>& shape);
+                                 const std::vector<std::int64_t>& shape, std::size_t shapeColumn);
+// Whether `name` is one of Gluon's layout classes that only a shape makes a linear layout.
+bool isGluonLayoutName(std::string_view name);
 
 } // namespace ts::interop

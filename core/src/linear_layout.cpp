@@ -1,6 +1,7 @@
 // Triton linear layouts: text forms, F2 algebra, and the Tilescope reading (linear_layout.h).
 #include "tilescope/linear_layout.h"
 
+#include "gluon_args.h"
 #include "interop_value.h"
 #include "tilescope/errors.h"
 #include "tilescope/interop.h"
@@ -449,6 +450,19 @@ LinearLayout parse(std::string_view text) {
             cols);
     } else {
         Value v = interop::parseValue(c);
+        if (v.kind == Value::Call && interop::isGluonLayoutName(v.name)) {
+            // `BlockedLayout(...), [32, 32]`: the constructor and the tensor shape it is for.
+            c.accept(',');
+            if (c.atEnd())
+                c.failAt(v.column, v.name + "(...) needs the tensor shape it lays out: write " +
+                                       v.name + "(...), [M, N] or to_linear_layout(" + v.name +
+                                       "(...), [M, N])");
+            Value s = interop::parseValue(c);
+            if (!c.atEnd()) c.fail("unexpected " + c.describeHere() + " after the shape");
+            l = interop::gluonLayout(c, v, interop::asIntList(c, s, "shape"), s.column);
+            validate(l, c, cols, whole);
+            return l;
+        }
         if (!c.atEnd()) c.fail("unexpected " + c.describeHere() + " after the layout");
         if (v.kind != Value::Call) c.failAt(v.column, "expected a Triton layout");
         if (v.name == "DistributedLinearLayout") {
@@ -462,10 +476,10 @@ LinearLayout parse(std::string_view text) {
         } else if (v.name == "SharedLinearLayout") {
             l = fromFields(c, v, {{"offset_bases", "offset"}, {"block_bases", "block"}}, cols);
         } else if (v.name == "to_linear_layout") {
-            if (v.items.size() != 2)
-                c.failAt(v.column, "to_linear_layout(layout, shape) takes a layout and a shape");
-            auto shape = interop::asIntList(c, v.items[1], "shape");
-            return interop::gluonLayout(c, v.items[0], shape);
+            interop::GluonArgs a(c, v, {"layout", "shape"}, 2);
+            const Value& s = *a.get("shape");
+            l = interop::gluonLayout(c, *a.get("layout"), interop::asIntList(c, s, "shape"),
+                                     s.column);
         } else {
             c.failAt(v.column,
                      "'" + v.name +

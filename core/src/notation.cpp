@@ -1,6 +1,8 @@
 // Which layout language a text is written in, and the dispatch parseMapping uses (interop.h).
 #include "tilescope/interop.h"
 
+#include "interop_value.h"
+
 #include <cctype>
 
 namespace ts {
@@ -62,6 +64,9 @@ Notation recognizeNotation(std::string_view text) {
     std::string_view f = callee(t);
     for (std::string_view n : {"DistributedLinearLayout", "SharedLinearLayout", "to_linear_layout"})
         if (f == n) return Notation::TritonLinear;
+    // Gluon's layout constructors (with the shape after them) are read as the linear layout
+    // Triton makes of them, so they are Triton text too.
+    if (interop::isGluonLayoutName(f)) return Notation::TritonLinear;
     return Notation::TileLang;
 }
 

@@ -247,21 +247,25 @@ std::vector<std::string> sampleTexts(const std::string& file) {
 
 TEST(InteropSamples, OneAccumulatorInThreeNotationsHasIdenticalCells) {
     auto t = sampleTexts("interop_sm80_accumulator.tilescope.json");
-    ASSERT_EQ(t.size(), 3u);
+    ASSERT_EQ(t.size(), 4u);
     EXPECT_EQ(ts::recognizeNotation(t[0]), ts::Notation::TileLang);
     EXPECT_EQ(ts::recognizeNotation(t[1]), ts::Notation::CuTeTV);
     EXPECT_EQ(ts::recognizeNotation(t[2]), ts::Notation::TritonLinear);
+    EXPECT_EQ(ts::recognizeNotation(t[3]), ts::Notation::TritonLinear); // the Gluon constructor
     const json want = ts::tableJson(ts::parseMapping(t[0]));
     EXPECT_EQ(ts::tableJson(ts::parseMapping(t[1])), want);
     EXPECT_EQ(ts::tableJson(ts::parseMapping(t[2])), want);
+    EXPECT_EQ(ts::tableJson(ts::parseMapping(t[3])), want);
 }
 
 TEST(InteropSamples, DotOperandAgreesWithCuTeAndTileLang) {
     auto t = sampleTexts("interop_triton_dot_operand.tilescope.json");
-    ASSERT_EQ(t.size(), 4u);
+    ASSERT_EQ(t.size(), 5u);
     const json want = ts::tableJson(ts::parseMapping(t[0]));
     EXPECT_EQ(ts::tableJson(ts::parseMapping(t[2])), want); // CuTe SM80 LayoutA_TV
     EXPECT_EQ(ts::tableJson(ts::parseMapping(t[3])), want); // TileLang mma A base layout
+    EXPECT_EQ(ts::tableJson(ts::parseMapping(t[4])), want); // Gluon's DotOperandLayout(...)
+    EXPECT_EQ(ts::linear::print(ts::linear::parse(t[4])), t[0]);
     EXPECT_EQ(std::get<ts::Fragment>(ts::parseMapping(t[1])).replicate(), 2);
 }
 

@@ -104,6 +104,31 @@ private slots:
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("no exact CuTe form")),
                  qPrintable(w.statusBar()->currentMessage()));
     }
+
+    void pastedGluonConstructorShowsTritonsLayout() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Gluon's MMA v2 accumulator for one warp, as written in a kernel: the m16n8 atom.
+        paste(w, QStringLiteral("ttgl.NVMMADistributedLayout(version=[2, 0], warps_per_cta=[1, 1], "
+                                "instr_shape=[16, 8]), [16, 8]"));
+        QTRY_COMPARE(w.gridView()->model().rows(), 16);
+        QCOMPARE(w.gridView()->model().cols(), 8);
+        QCOMPARE(w.editor()->notationText(), QStringLiteral("read as Triton linear layout"));
+        QVERIFY(w.editor()->errorText().isEmpty());
+        QCOMPARE(w.gridView()->model().label(8, 1, 0), QStringLiteral("T0"));
+        QCOMPARE(w.gridView()->model().label(8, 1, 1), QStringLiteral("L3"));
+        QCOMPARE(w.gridView()->model().label(1, 0, 0), QStringLiteral("T4"));
+
+        // A bad argument: the error names its column, the last grid stays.
+        paste(w, QStringLiteral("ttgl.BlockedLayout([1, 3], [4, 8], [4, 1], [1, 0]), [32, 32]"));
+        QTRY_VERIFY(!w.editor()->errorText().isEmpty());
+        QCOMPARE(w.editor()->notationText(), QStringLiteral("read as Triton linear layout"));
+        QVERIFY2(w.editor()->errorText().contains(QStringLiteral("column 24")),
+                 qPrintable(w.editor()->errorText()));
+        QCOMPARE(w.gridView()->model().rows(), 16);
+    }
 };
 
 QTEST_MAIN(TestGuiInterop)

@@ -7,8 +7,9 @@
 // are: [dim0 (size 16), ...]`), Gluon's `DistributedLinearLayout(reg_bases=..., lane_bases=...,
 // warp_bases=..., block_bases=..., shape=[...])` and `SharedLinearLayout(offset_bases=...,
 // block_bases=..., alignment=...)`, TTGIR's `#ttg.linear<{register = [...], lane = [...], ...}>`,
-// and `to_linear_layout(LAYOUT, SHAPE)` of the Gluon layouts BlockedLayout,
-// NVMMADistributedLayout (v2, v3), DotOperandLayout (of an MMA v2 parent) and NVMMASharedLayout.
+// and `to_linear_layout(LAYOUT, SHAPE)` or `LAYOUT, SHAPE` of the Gluon layouts BlockedLayout,
+// NVMMADistributedLayout (v2, v3), DotOperandLayout, SliceLayout, NVMMASharedLayout and
+// SwizzledSharedLayout, converted as Triton converts them (triton_layouts.cpp).
 #pragma once
 
 #include "tilescope/layout.h"
