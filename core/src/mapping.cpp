@@ -154,7 +154,7 @@ public:
         case NodeKind::Lambda:
             return {Lambda{n}};
         case NodeKind::Unary:
-            return unary(n, scope);
+            return unaryOp(n, scope);
         case NodeKind::Binary:
             return binop(n, scope);
         case NodeKind::Compare:
@@ -193,7 +193,7 @@ public:
         return eval(truthy(c, n->items[1], "`x if c else y`") ? n->items[0] : n->items[2], scope);
     }
 
-    [[gnu::noinline]] Value unary(const NodePtr& n, const std::map<std::string, Expr>& scope) {
+    [[gnu::noinline]] Value unaryOp(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         Value a = eval(n->items[0], scope);
         if (n->text == "not") {
             if (dialect_ == ExprDialect::Printed && isSymbolic(a))
