@@ -11,6 +11,7 @@
 #include "mainwindow.h"
 #include "mappingeditor.h"
 #include "recovery.h"
+#include "result_state.h"
 #include "single_instance.h"
 #include "trace_viewer.h"
 
@@ -371,23 +372,39 @@ int main(int argc, char** argv) {
             std::printf("tilescope: edited layout %d\n", w.document()->active());
             std::fflush(stdout);
         });
-    // TILESCOPE_TEST_SAVE_LOOP=EXPORT.png (tests/gui/test_fault_atomicity.cpp): edit, save the
-    // project, autosave and export, over and over, so that a SIGKILL lands inside the writes.
+    // TILESCOPE_TEST_SAVE_LOOP=EXPORT.png (tests/gui/test_fault_atomicity.cpp): edit and save
+    // the project, edit again and autosave, then (once the grid is current) export a PNG, over
+    // and over, so that a SIGKILL lands inside the writes.
     if (qEnvironmentVariableIsSet("TILESCOPE_TEST_SAVE_LOOP")) {
         auto* loop = new QTimer(&w);
-        QObject::connect(loop, &QTimer::timeout, &w, [&w, k = 0]() mutable {
-            if (w.document()->count() == 0 || w.document()->filePath().isEmpty()) return;
-            ++k;
-            // About 300 KB per save, so that a write takes long enough to be interrupted.
-            const QString text =
-                QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))  # fault-%1 ").arg(k) +
-                QString(300000, QLatin1Char('0' + k % 10));
-            w.document()->setText(w.document()->active(), text);
-            const bool saved = w.saveFile(w.document()->filePath());
-            w.document()->setText(w.document()->active(), text + QLatin1Char(' '));
-            w.recovery()->autosaveNow();
-            w.exportView(qEnvironmentVariable("TILESCOPE_TEST_SAVE_LOOP"));
-            std::printf("tilescope: saved %d %s\n", k, saved ? "ok" : "failed");
+        QObject::connect(loop, &QTimer::timeout, &w, [&w, k = 0, phase = 0]() mutable {
+            tsw::DocumentModel* doc = w.document();
+            if (doc->count() == 0 || doc->filePath().isEmpty()) return;
+            if (phase == 0) {
+                ++k;
+                // About 300 KB per save (3000 comment lines: one line that long would make the
+                // editor's layout, not the save, the slow part).
+                QString text =
+                    QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))  # fault-%1").arg(k);
+                const QString line =
+                    QStringLiteral("\n# ") + QString(96, QLatin1Char('0' + k % 10));
+                for (int n = 0; n < 3000; ++n)
+                    text += line;
+                doc->setText(doc->active(), text);
+                std::printf("tilescope: saved %d %s\n", k,
+                            w.saveFile(doc->filePath()) ? "ok" : "failed");
+                phase = 1;
+            } else if (phase == 1) {
+                doc->setText(doc->active(),
+                             QString::fromStdString(doc->activeLayout()->text) + QLatin1Char(' '));
+                std::printf("tilescope: autosaved %d %d\n", k, int(w.recovery()->autosaveNow()));
+                phase = 2;
+            } else {
+                if (w.gridState()->state() != tsw::ResultState::State::Current) return;
+                std::printf("tilescope: exported %d %d\n", k,
+                            int(w.exportView(qEnvironmentVariable("TILESCOPE_TEST_SAVE_LOOP"), 4)));
+                phase = 0;
+            }
             std::fflush(stdout);
         });
         loop->start(0);
