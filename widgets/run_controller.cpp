@@ -2,6 +2,7 @@
 #include "install_paths.h"
 
 #include "tilescope/ascend_kernel.h"
+#include "tilescope/cann_detect.h"
 #include "tilescope/errors.h"
 #include "tilescope/mapping.h"
 #include "tilescope/subprocess.h"
@@ -360,8 +361,14 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
              {});
         return false;
     }
-    const ts::CannInstallation cann = ts::detectCann();
-    if (!cann.complete) {
+    // The Python the run uses is the one probed for tilelang-ascend and torch_npu.
+    const PythonChoice py = resolvePython(settings_);
+    python_ = py.program.isEmpty() ? QStringLiteral("python3") : py.program;
+    ts::CannProbeOptions probe;
+    probe.backend = ts::parseAscendBackend(spec.ascendBackend.toStdString());
+    probe.python = py.program.toStdString();
+    const ts::CannInstallation cann = ts::detectCann(nullptr, probe);
+    if (!cann.complete && !cann.simulator_only) {
         fail(QStringLiteral("Cannot run on Ascend here.\n%1")
                  .arg(QString::fromStdString(cann.summary())),
              {});
@@ -374,14 +381,19 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         return false;
     }
     f.close();
-    const PythonChoice py = resolvePython(settings_);
-    python_ = py.program.isEmpty() ? QStringLiteral("python3") : py.program;
-    const QString python = python_;
-    // msprof [options] <application> [args]: the application as separate arguments.
-    return launch(
-        QString::fromStdString(cann.msprof),
-        {QStringLiteral("--output=") + workDir_ + QStringLiteral("/msprof"), python, path}, {},
-        QStringLiteral("tilelang-ascend ND->NZ under msprof"));
+    // msprof op (or msprof op simulator without a device), after set_env.sh when needed.
+    const ts::MsprofCommand cmd =
+        ts::msprofOpCommand(cann, python_.toStdString(), path.toStdString(),
+                            (workDir_ + QStringLiteral("/msprof")).toStdString(), probe);
+    QStringList args;
+    for (std::size_t i = 1; i < cmd.argv.size(); ++i)
+        args << QString::fromStdString(cmd.argv[i]);
+    extraEnv_.clear();
+    for (const std::string& e : cmd.env)
+        extraEnv_ << QString::fromStdString(e);
+    return launch(QString::fromStdString(cmd.argv[0]), args, {},
+                  cmd.simulator ? QStringLiteral("tilelang-ascend ND->NZ under msprof op simulator")
+                                : QStringLiteral("tilelang-ascend ND->NZ under msprof op"));
 }
 
 bool RunController::launch(const QString& program, const QStringList& args,
@@ -397,6 +409,11 @@ bool RunController::launch(const QString& program, const QStringList& args,
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
     env.insert(QStringLiteral("TMPDIR"), workDir_);
+    for (const QString& e : std::as_const(extraEnv_)) {
+        const auto eq = e.indexOf(QLatin1Char('='));
+        env.insert(e.left(eq), e.mid(eq + 1));
+    }
+    extraEnv_.clear();
     process_->setProcessEnvironment(env);
     // Own process group, so that cancel and the timeout end the child's children too.
     process_->setChildProcessModifier([] { ::setpgid(0, 0); });

@@ -133,6 +133,8 @@ private:
     QByteArray out_, err_;
     QString program_, workDir_;
     QString python_; // the interpreter of the last TileLang / Ascend run
+    QStringList
+        extraEnv_; // NAME=value entries the next launch adds (the Ascend run's CANN settings)
     QStringList arguments_;
     QString lastMessage_, lastLog_;
     QByteArray lastRequest_;
