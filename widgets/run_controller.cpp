@@ -597,6 +597,18 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
     }
     RunRecord rec = pending_;
     rec.ok = true;
+    QString profile;
+    if (target_ == RunTarget::Ascend) {
+        // msprof op's CSVs are a few lines each; read them now, before cleanup() removes them.
+        try {
+            auto m = std::make_shared<ts::MsprofOpResult>(
+                ts::readMsprofOpDir((workDir_ + QStringLiteral("/msprof")).toStdString()));
+            profile = QString::fromStdString(m->summary());
+            emit ascendMeasured(m);
+        } catch (const std::exception& e) {
+            profile = QStringLiteral("msprof op: %1\n").arg(QString::fromUtf8(e.what()));
+        }
+    }
     if (rep.latency_ms) rec.latencyMs = *rep.latency_ms;
     if (rep.roundtrip)
         rec.roundTrip = *rep.roundtrip ? QStringLiteral("pass") : QStringLiteral("fail");
@@ -607,8 +619,10 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
                                               .arg(QString::fromStdString(rep.no_gpu))
                                         : QStringLiteral("ran: round trip %1").arg(rec.roundTrip);
     last_ = rec;
-    lastMessage_ = QStringLiteral("TileLang: ") + rec.verdict;
-    lastLog_ = log;
+    lastMessage_ = (target_ == RunTarget::Ascend ? QStringLiteral("Ascend: ")
+                                                  : QStringLiteral("TileLang: ")) +
+                   rec.verdict;
+    lastLog_ = profile + log;
     emit finished(rec);
 }
 

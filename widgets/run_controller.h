@@ -13,6 +13,7 @@
 
 #include "run_history.h"
 
+#include "tilescope/msprof_op.h"
 #include "tilescope/run_prepare.h"
 
 #include <QElapsedTimer>
@@ -109,6 +110,8 @@ signals:
     void output(const QString& text);             // live child output (log pane)
     void tileLangOutput(const QByteArray& chunk); // TileLang script output (trace viewer)
     void tileLangFinished();
+    // What msprof op measured in an Ascend run (read before the run's directory is removed).
+    void ascendMeasured(std::shared_ptr<const ts::MsprofOpResult> measurement);
     void finished(const tsw::RunRecord& record); // every finished run (ok or not)
     void failed(const QString& message, const QString& log);
 
