@@ -51,8 +51,8 @@ UbPanel::UbPanel(QWidget* parent) : QWidget(parent) {
     arch_->addItem(QStringLiteral("Atlas A2/A3 UB (192 KB)"), QStringLiteral("a2a3"));
     arch_->addItem(QStringLiteral("Ascend 950 UB (248 KB usable of 256 KB)"),
                    QStringLiteral("950"));
-    stated_ = boxLabel(this, "ubStated",
-                       "background: #e8f5e9; border: 1px solid #81c784; padding: 6px;");
+    stated_ =
+        boxLabel(this, "ubStated", "background: #e8f5e9; border: 1px solid #81c784; padding: 6px;");
     inferred_ = boxLabel(this, "ubInferred",
                          "background: #fff8e1; border: 1px solid #e0c070; padding: 6px;");
     input_ = new QPlainTextEdit(this);
@@ -117,8 +117,8 @@ UbPanel::UbPanel(QWidget* parent) : QWidget(parent) {
     connect(arch_, &QComboBox::currentIndexChanged, this, [this] { analyze(); });
     connect(clear, &QPushButton::clicked, this, [this] { clearMeasurement(); });
     connect(load, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, QStringLiteral("msprof op output directory"));
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, QStringLiteral("msprof op output directory"));
         if (dir.isEmpty()) return;
         measured_->setText(QStringLiteral("Reading %1 ...").arg(dir.toHtmlEscaped()));
         auto* watch = new QFutureWatcher<QString>(this);
@@ -177,9 +177,8 @@ bool UbPanel::loadMeasurement(const QString& dir) {
         return true;
     } catch (const std::exception& e) {
         haveMeasurement_ = false;
-        measured_->setText(
-            QStringLiteral("<span style='color:#b71c1c'>%1</span>")
-                .arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+        measured_->setText(QStringLiteral("<span style='color:#b71c1c'>%1</span>")
+                               .arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
         return false;
     }
 }
@@ -190,11 +189,11 @@ void UbPanel::setMeasurement(const ts::MsprofOpResult& m) {
     bankMean_ = m.bankMean().value_or(-1);
     groupMax_ = m.bankgroupMax().value_or(-1);
     groupMean_ = m.bankgroupMean().value_or(-1);
-    measuredSource_ = QString::fromStdString(!m.conflict_file.empty() ? m.conflict_file
-                                             : !m.basic_file.empty()  ? m.basic_file
-                                             : m.simulator_files.empty()
-                                                 ? std::string()
-                                                 : m.simulator_files.front());
+    measuredSource_ =
+        QString::fromStdString(!m.conflict_file.empty()    ? m.conflict_file
+                               : !m.basic_file.empty()     ? m.basic_file
+                               : m.simulator_files.empty() ? std::string()
+                                                           : m.simulator_files.front());
     measuredDuration_.clear();
     for (const auto& o : m.ops)
         if (o.task_duration_us)
@@ -222,24 +221,25 @@ void UbPanel::showMeasured() {
         return;
     }
     auto fig = [](double max, double mean) {
-        return max < 0 ? QStringLiteral("not reported")
-                       : QStringLiteral("max %1, mean %2 over vector cores").arg(pct(max), pct(mean));
+        return max < 0
+                   ? QStringLiteral("not reported")
+                   : QStringLiteral("max %1, mean %2 over vector cores").arg(pct(max), pct(mean));
     };
     QString model;
-    if (predicted_)
-        model = QStringLiteral(" &nbsp;|&nbsp; model, this step: %1");
-    QString t = QStringLiteral("<b>msprof op</b> (whole kernel; %1)<br>").arg(
-        measuredSource_.toHtmlEscaped());
-    t += QStringLiteral("Bank conflicts (read/write on one bank): <b>%1</b>%2<br>")
-             .arg(fig(bankMax_, bankMean_),
-                  predicted_ ? model.arg(pct(predictedBank_)) : QString());
+    if (predicted_) model = QStringLiteral(" &nbsp;|&nbsp; model, this step: %1");
+    QString t = QStringLiteral("<b>msprof op</b> (whole kernel; %1)<br>")
+                    .arg(measuredSource_.toHtmlEscaped());
+    t +=
+        QStringLiteral("Bank conflicts (read/write on one bank): <b>%1</b>%2<br>")
+            .arg(fig(bankMax_, bankMean_), predicted_ ? model.arg(pct(predictedBank_)) : QString());
     t += QStringLiteral("Bank-group conflicts (same group): <b>%1</b>%2<br>")
              .arg(fig(groupMax_, groupMean_),
                   predicted_ ? model.arg(pct(predictedGroup_)) : QString());
     t += QStringLiteral("<i>The profiler's ratios are blocked cycles over all cycles of the "
                         "kernel; the model's are conflict cycles over the cycles of the one step "
                         "above. They agree only when the kernel repeats that step.</i>");
-    if (!measuredDuration_.isEmpty()) t += QStringLiteral("<br>") + measuredDuration_.toHtmlEscaped();
+    if (!measuredDuration_.isEmpty())
+        t += QStringLiteral("<br>") + measuredDuration_.toHtmlEscaped();
     measured_->setText(t);
 }
 

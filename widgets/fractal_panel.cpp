@@ -83,7 +83,8 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(info_);
     v->addWidget(gridBox, 1000);
     splice_ = new NzSpliceView(this);
-    auto* spliceBox = new QGroupBox(QStringLiteral("Several DMAs into one tile (GM -> L1, zN)"), this);
+    auto* spliceBox =
+        new QGroupBox(QStringLiteral("Several DMAs into one tile (GM -> L1, zN)"), this);
     auto* sl = new QVBoxLayout(spliceBox);
     sl->setContentsMargins(4, 4, 4, 4);
     sl->addWidget(splice_);

@@ -18,39 +18,55 @@ namespace tsw {
 namespace {
 
 enum Status : std::int64_t {
-    InPlace,       // the element one full copy puts there
-    Wrong,         // another element
-    Zero,          // zero where zero belongs (padding, rows no copy covers)
-    ZeroForData,   // zero where an element belongs
-    StaleForData,  // old L1 contents where an element belongs
-    StalePadding,  // old L1 contents in padding: mmad reads it
-    Lost,          // an element no longer anywhere in the tile (rows below the storage)
-    NotCopied,     // an element no copy covers (rows below the storage)
+    InPlace,      // the element one full copy puts there
+    Wrong,        // another element
+    Zero,         // zero where zero belongs (padding, rows no copy covers)
+    ZeroForData,  // zero where an element belongs
+    StaleForData, // old L1 contents where an element belongs
+    StalePadding, // old L1 contents in padding: mmad reads it
+    Lost,         // an element no longer anywhere in the tile (rows below the storage)
+    NotCopied,    // an element no copy covers (rows below the storage)
 };
 
 QColor statusColor(std::int64_t s) {
     switch (s) {
-    case InPlace: return QColor(200, 230, 201);
-    case Wrong: return QColor(239, 120, 110);
-    case Zero: return QColor(225, 225, 225);
-    case ZeroForData: return QColor(253, 190, 120);
-    case StaleForData: return QColor(150, 110, 170);
-    case StalePadding: return QColor(205, 190, 215);
-    case NotCopied: return QColor(245, 245, 245);
-    default: return QColor(90, 90, 90);
+    case InPlace:
+        return QColor(200, 230, 201);
+    case Wrong:
+        return QColor(239, 120, 110);
+    case Zero:
+        return QColor(225, 225, 225);
+    case ZeroForData:
+        return QColor(253, 190, 120);
+    case StaleForData:
+        return QColor(150, 110, 170);
+    case StalePadding:
+        return QColor(205, 190, 215);
+    case NotCopied:
+        return QColor(245, 245, 245);
+    default:
+        return QColor(90, 90, 90);
     }
 }
 
 const char* statusName(std::int64_t s) {
     switch (s) {
-    case InPlace: return "the element one full copy puts here";
-    case Wrong: return "another element";
-    case Zero: return "zero (padding, or rows no copy covers)";
-    case ZeroForData: return "zero where an element belongs";
-    case StaleForData: return "old L1 data where an element belongs";
-    case StalePadding: return "old L1 data in padding (not cleared)";
-    case NotCopied: return "element no copy covers (listed below the tile)";
-    default: return "element lost from the tile (listed below it)";
+    case InPlace:
+        return "the element one full copy puts here";
+    case Wrong:
+        return "another element";
+    case Zero:
+        return "zero (padding, or rows no copy covers)";
+    case ZeroForData:
+        return "zero where an element belongs";
+    case StaleForData:
+        return "old L1 data where an element belongs";
+    case StalePadding:
+        return "old L1 data in padding (not cleared)";
+    case NotCopied:
+        return "element no copy covers (listed below the tile)";
+    default:
+        return "element lost from the tile (listed below it)";
     }
 }
 

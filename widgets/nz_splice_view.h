@@ -28,7 +28,8 @@ public:
     // why: the DMA writes zN.
     void setTile(std::int64_t rows, std::int64_t cols, const QString& dtype, bool zn);
     void setCopies(const QString& text); // the copies field
-    void setBehaviour(const QString& stride, const QString& clear); // "tile"/"copy", "offset0"/"every"
+    void setBehaviour(const QString& stride,
+                      const QString& clear); // "tile"/"copy", "offset0"/"every"
     bool refresh();
     QString summaryText() const;
     QString errorText() const { return error_; }

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -19,6 +20,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QtConcurrent>
 
 #include <csignal>
 #include <sys/types.h>
@@ -204,7 +206,7 @@ ts::ProbeRequestInput probeRequestInput(const RunSpec& spec, const RunSettings& 
 }
 
 bool RunController::start(RunTarget target, const RunSpec& spec) {
-    if (process_) {
+    if (process_ || detecting_) {
         fail(QStringLiteral("A run is already in progress: cancel it first."), {}, false);
         return false;
     }
@@ -361,19 +363,52 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
              {});
         return false;
     }
-    // The Python the run uses is the one probed for tilelang-ascend and torch_npu.
+    // The Python the run uses is the one probed for tilelang-ascend and torch_npu. The probes
+    // (npu-smi info, importing torch_npu) take seconds: they run off the UI thread, and the run
+    // starts when they are done.
     const PythonChoice py = resolvePython(settings_);
     python_ = py.program.isEmpty() ? QStringLiteral("python3") : py.program;
     ts::CannProbeOptions probe;
     probe.backend = ts::parseAscendBackend(spec.ascendBackend.toStdString());
     probe.python = py.program.toStdString();
-    const ts::CannInstallation cann = ts::detectCann(nullptr, probe);
-    if (!cann.complete && !cann.simulator_only) {
+    // Files and PATH first, at once: what is missing there needs no probe.
+    ts::CannProbeOptions quick = probe;
+    quick.run_probes = false;
+    const ts::CannInstallation files = ts::detectCann(nullptr, quick);
+    if (!files.missing.empty()) {
         fail(QStringLiteral("Cannot run on Ascend here.\n%1")
-                 .arg(QString::fromStdString(cann.summary())),
+                 .arg(QString::fromStdString(files.summary())),
              {});
         return false;
     }
+    detecting_ = true;
+    emit started(QStringLiteral("checking the CANN installation"));
+    auto* watch = new QFutureWatcher<ts::CannInstallation>(this);
+    connect(watch, &QFutureWatcher<ts::CannInstallation>::finished, this,
+            [this, watch, probe, script] {
+                const ts::CannInstallation cann = watch->result();
+                watch->deleteLater();
+                detecting_ = false;
+                if (cancelled_) {
+                    fail(QStringLiteral("Cancelled."), {});
+                    cleanup();
+                    return;
+                }
+                if (!cann.complete && !cann.simulator_only) {
+                    fail(QStringLiteral("Cannot run on Ascend here.\n%1")
+                             .arg(QString::fromStdString(cann.summary())),
+                         {});
+                    cleanup();
+                    return;
+                }
+                launchAscend(cann, probe, script);
+            });
+    watch->setFuture(QtConcurrent::run([probe] { return ts::detectCann(nullptr, probe); }));
+    return true;
+}
+
+bool RunController::launchAscend(const ts::CannInstallation& cann,
+                                 const ts::CannProbeOptions& probe, const std::string& script) {
     const QString path = workDir_ + QStringLiteral("/nd2nz.py");
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(script)) < 0) {
@@ -469,6 +504,10 @@ void RunController::killGroup() {
 }
 
 void RunController::cancel() {
+    if (detecting_) {
+        cancelled_ = true; // the detection finishes on its own, then reports "Cancelled."
+        return;
+    }
     if (!process_) return;
     cancelled_ = true;
     killGroup();
@@ -619,9 +658,9 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
                                               .arg(QString::fromStdString(rep.no_gpu))
                                         : QStringLiteral("ran: round trip %1").arg(rec.roundTrip);
     last_ = rec;
-    lastMessage_ = (target_ == RunTarget::Ascend ? QStringLiteral("Ascend: ")
-                                                  : QStringLiteral("TileLang: ")) +
-                   rec.verdict;
+    lastMessage_ =
+        (target_ == RunTarget::Ascend ? QStringLiteral("Ascend: ") : QStringLiteral("TileLang: ")) +
+        rec.verdict;
     lastLog_ = profile + log;
     emit finished(rec);
 }

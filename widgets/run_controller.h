@@ -13,6 +13,7 @@
 
 #include "run_history.h"
 
+#include "tilescope/cann_detect.h"
 #include "tilescope/msprof_op.h"
 #include "tilescope/run_prepare.h"
 
@@ -84,7 +85,7 @@ public:
     // the GUI stays usable either way.
     bool start(RunTarget target, const RunSpec& spec);
     void cancel();
-    bool isRunning() const { return process_ != nullptr; }
+    bool isRunning() const { return process_ != nullptr || detecting_; }
     RunTarget target() const { return target_; }
 
     // The last child's program and arguments (tests, the log pane).
@@ -121,6 +122,8 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void finishProbe(int exitCode, bool crashed);
     void finishTileLang(int exitCode, bool crashed);
+    bool launchAscend(const ts::CannInstallation& cann, const ts::CannProbeOptions& probe,
+                      const std::string& script);
     void fail(const QString& message, const QString& log, bool record = true);
     void killGroup();
     void cleanup();

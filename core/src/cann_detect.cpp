@@ -222,7 +222,7 @@ CannInstallation detectCann(const std::map<std::string, std::string>* env,
     if (c.npu_smi.empty())
         deviceProblem = "no NPU driver: npu-smi not found on PATH";
     else if (!opt.run_probes)
-        deviceProblem = "npu-smi info not run (probes off)";
+        c.probes_skipped = true;
     else {
         const ProcessResult r = runProcess({c.npu_smi, "info"}, {}, opt.timeout_s);
         if (r.started && !r.timed_out && r.exit_code == 0) {
@@ -243,7 +243,7 @@ CannInstallation detectCann(const std::map<std::string, std::string>* env,
     if (c.python.empty())
         c.missing.push_back("no python3 on PATH to run the tilelang-ascend script");
     else if (!opt.run_probes)
-        c.missing.push_back("tilelang-ascend and torch_npu not checked (probes off)");
+        c.probes_skipped = true;
     else if (c.toolkit.empty())
         c.missing.push_back("tilelang-ascend and torch_npu not checked: they import only with a "
                             "CANN toolkit");
@@ -298,9 +298,9 @@ CannInstallation detectCann(const std::map<std::string, std::string>* env,
         }
     }
     const bool restComplete = c.missing.empty();
-    if (!device) c.missing.push_back(deviceProblem);
-    c.complete = c.missing.empty();
-    c.simulator_only = !device && restComplete && !c.simulator_lib.empty();
+    if (!device && !deviceProblem.empty()) c.missing.push_back(deviceProblem);
+    c.complete = c.missing.empty() && !c.probes_skipped;
+    c.simulator_only = !device && !c.probes_skipped && restComplete && !c.simulator_lib.empty();
     return c;
 }
 
@@ -316,7 +316,9 @@ std::string CannInstallation::summary() const {
     if (!tilelang_version.empty())
         s += "tilelang-ascend " + tilelang_version + " (" + tilelang_branch + " branch)\n";
     if (!torch_npu_version.empty()) s += "torch_npu " + torch_npu_version + "\n";
-    if (missing.empty()) return s + "complete";
+    if (missing.empty())
+        return s + (probes_skipped ? "npu-smi info and the Python imports not checked yet"
+                                   : "complete");
     if (simulator_only)
         s += "No NPU; everything else is there: the run can use msprof op simulator (" +
              simulator_lib + ")\n";

@@ -73,6 +73,15 @@ TEST(CannDetect, CompleteOnlyWhenEveryPieceIsThere) {
     EXPECT_EQ(c.torch_npu_version, "2.6.0");
     EXPECT_NE(c.npu_smi_info.find("npu-smi 24.1.rc2"), std::string::npos);
     EXPECT_NE(c.summary().find("complete"), std::string::npos);
+    // Without the probes: files and PATH only, nothing missing, but not called complete.
+    ts::CannProbeOptions quick;
+    quick.run_probes = false;
+    const auto files = ts::detectCann(&m.env, quick);
+    EXPECT_TRUE(files.missing.empty()) << files.summary();
+    EXPECT_TRUE(files.probes_skipped);
+    EXPECT_FALSE(files.complete);
+    EXPECT_TRUE(files.npu_smi_info.empty());
+    EXPECT_NE(files.summary().find("not checked yet"), std::string::npos);
 }
 
 TEST(CannDetect, NothingInstalledListsEveryPiece) {

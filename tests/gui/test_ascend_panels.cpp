@@ -137,7 +137,8 @@ private slots:
         QVERIFY(ctl);
         QTemporaryDir dir;
         writeMsprof(dir.path());
-        auto m = std::make_shared<ts::MsprofOpResult>(ts::readMsprofOpDir(dir.path().toStdString()));
+        auto m =
+            std::make_shared<ts::MsprofOpResult>(ts::readMsprofOpDir(dir.path().toStdString()));
         emit ctl->ascendMeasured(m);
         QVERIFY(ub->measuredText().contains(QStringLiteral("max 15.0%")));
     }

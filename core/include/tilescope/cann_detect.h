@@ -36,6 +36,7 @@ struct CannProbeOptions {
 struct CannInstallation {
     bool complete = false;       // everything above, including a device
     bool simulator_only = false; // complete except the device, simulator libraries present
+    bool probes_skipped = false; // run_probes off: files and PATH checked, nothing run
     std::string toolkit;         // resolved toolkit root, or empty
     std::string toolkit_source;  // "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "default path",
                                  // "non-root path"
