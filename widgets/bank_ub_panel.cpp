@@ -84,7 +84,7 @@ UbPanel::UbPanel(QWidget* parent) : QWidget(parent) {
     v->addLayout(head);
     v->addWidget(new QLabel(QStringLiteral("Stated by the CANN guide:"), this));
     v->addWidget(stated_);
-    v->addWidget(new QLabel(QStringLiteral("Inferred by Tilescope (not from any source, not "
+    v->addWidget(new QLabel(QStringLiteral("Inferred by Tilescope (no source states it; not "
                                            "checked on hardware):"),
                             this));
     v->addWidget(inferred_);

@@ -139,8 +139,9 @@ private:
     QByteArray out_, err_;
     QString program_, workDir_;
     QString python_; // the interpreter of the last TileLang / Ascend run
-    QStringList
-        extraEnv_; // NAME=value entries the next launch adds (the Ascend run's CANN settings)
+    bool detecting_ = false; // an Ascend run's CANN checks are running off the UI thread
+    // NAME=value entries the next launch adds (the Ascend run's CANN settings).
+    QStringList extraEnv_;
     QStringList arguments_;
     QString lastMessage_, lastLog_;
     QByteArray lastRequest_;
