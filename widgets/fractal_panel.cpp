@@ -196,7 +196,7 @@ bool FractalPanel::refresh() {
     physical_->renderer().setCellColorOverlay(std::make_shared<CategoryOverlay>(
         PC, std::move(pcats), 0xffd0d0d0, std::function<QColor(std::int64_t)>{},
         std::vector<LegendEntry>{
-            {QColor(0xd0, 0xd0, 0xd0), QStringLiteral("padding (zero-filled)")}}));
+            {QColor(0xd0, 0xd0, 0xd0), QStringLiteral("padding (no element)")}}));
     physical_->renderer().clearOverlays();
     physical_->renderer().addOverlay(
         std::make_shared<BlockOutlineOverlay>(PR, PC, std::move(pblocks)));

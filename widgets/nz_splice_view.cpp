@@ -170,6 +170,7 @@ NzSpliceView::NzSpliceView(QWidget* parent) : QWidget(parent) {
     info_ = new QLabel(this);
     info_->setObjectName(QStringLiteral("nzSpliceInfo"));
     info_->setWordWrap(true);
+    info_->setAlignment(Qt::AlignTop | Qt::AlignLeft); // stays under the fields when no grids
     info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     single_ = new GridView(this);
     splice_ = new GridView(this);
@@ -253,10 +254,14 @@ bool NzSpliceView::refresh() {
         showContent(splice_, p.tile, p.content, covered);
         single_->setLegendVisible(true);
         splice_->setLegendVisible(true);
+        const bool placed =
+            p.misplaced == 0 && p.written_past_tile == 0 && p.cleared_past_tile == 0;
         const QString verdict =
             p.correct() ? QStringLiteral("<b style='color:#1b5e20'>Same as one full copy.</b> ")
+            : placed    ? QStringLiteral("<b style='color:#8a5a00'>Every element in place, but "
+                                            "not all padding is zero.</b> ")
                         : QStringLiteral("<b style='color:#b71c1c'>Not what one full copy "
-                                         "gives.</b> ");
+                                            "gives.</b> ");
         info_->setText(verdict + QString::fromStdString(p.summary()).toHtmlEscaped());
         grids_->show();
         return true;
