@@ -138,7 +138,7 @@ private:
     QElapsedTimer clock_;
     QByteArray out_, err_;
     QString program_, workDir_;
-    QString python_; // the interpreter of the last TileLang / Ascend run
+    QString python_;         // the interpreter of the last TileLang / Ascend run
     bool detecting_ = false; // an Ascend run's CANN checks are running off the UI thread
     // NAME=value entries the next launch adds (the Ascend run's CANN settings).
     QStringList extraEnv_;
