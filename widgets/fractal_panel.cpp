@@ -3,6 +3,7 @@
 
 #include "bank_overlays.h"
 #include "gridview.h"
+#include "nz_splice_view.h"
 #include "result_state.h"
 #include "wording.h"
 
@@ -81,6 +82,13 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(marker);
     v->addWidget(info_);
     v->addWidget(gridBox, 1000);
+    splice_ = new NzSpliceView(this);
+    auto* spliceBox =
+        new QGroupBox(QStringLiteral("Several DMAs into one tile (GM -> L1, zN)"), this);
+    auto* sl = new QVBoxLayout(spliceBox);
+    sl->setContentsMargins(4, 4, 4, 4);
+    sl->addWidget(splice_);
+    v->addWidget(spliceBox, 600);
     v->addStretch(1); // holds the rest at the top while the grids are hidden under an error
     // The footprint and both grids are one result: hidden under an error.
     state_ = new ResultState(this);
@@ -150,10 +158,12 @@ bool FractalPanel::refresh() {
         info_->clear();
         logical_->setModel(GridModel());
         physical_->setModel(GridModel());
+        splice_->setTile(0, 0, dtype_->currentText(), false);
         state_->fail(gen, error_);
         return false;
     }
     error_.clear();
+    splice_->setTile(f.rows, f.cols, dtype_->currentText(), f.kind == ts::FractalKind::zN);
     const int R = int(f.rows), C = int(f.cols);
     // Logical view: label = storage offset, colour = fractal block, blocks outlined.
     logical_->setModel(
@@ -186,7 +196,7 @@ bool FractalPanel::refresh() {
     physical_->renderer().setCellColorOverlay(std::make_shared<CategoryOverlay>(
         PC, std::move(pcats), 0xffd0d0d0, std::function<QColor(std::int64_t)>{},
         std::vector<LegendEntry>{
-            {QColor(0xd0, 0xd0, 0xd0), QStringLiteral("padding (zero-filled)")}}));
+            {QColor(0xd0, 0xd0, 0xd0), QStringLiteral("padding (no element)")}}));
     physical_->renderer().clearOverlays();
     physical_->renderer().addOverlay(
         std::make_shared<BlockOutlineOverlay>(PR, PC, std::move(pblocks)));

@@ -3,7 +3,8 @@
 // view (fractals of 16 x C0 in storage order, one band per C0 column block / row block) labelled
 // with the logical coordinates, fractal blocks outlined, padding cells marked, the footprint.
 // Each arrangement is shown by both names (CATLASS "zN", tilelang-ascend "NZ"); "Copy as
-// tilelang-ascend" puts the code that gives a buffer this arrangement on the clipboard.
+// tilelang-ascend" puts the code that gives a buffer this arrangement on the clipboard. Below,
+// for zN, what L1 holds when the tile is filled by several T.copy calls (NzSpliceView).
 #pragma once
 
 #include <QWidget>
@@ -16,6 +17,7 @@ class QSpinBox;
 namespace tsw {
 
 class GridView;
+class NzSpliceView;
 class ResultState;
 
 class FractalPanel : public QWidget {
@@ -33,6 +35,8 @@ public:
     GridView* logicalView() const { return logical_; }
     GridView* physicalView() const { return physical_; }
     ResultState* resultState() const { return state_; }
+    // Several DMAs into the tile (zN only), under the grids.
+    NzSpliceView* spliceView() const { return splice_; }
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
@@ -44,6 +48,7 @@ private:
     QLabel* info_;
     GridView *logical_, *physical_;
     ResultState* state_;
+    NzSpliceView* splice_;
     QString error_;
 };
 

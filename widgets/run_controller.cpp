@@ -2,6 +2,7 @@
 #include "install_paths.h"
 
 #include "tilescope/ascend_kernel.h"
+#include "tilescope/cann_detect.h"
 #include "tilescope/errors.h"
 #include "tilescope/mapping.h"
 #include "tilescope/subprocess.h"
@@ -11,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -18,6 +20,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QtConcurrent>
 
 #include <csignal>
 #include <sys/types.h>
@@ -203,7 +206,7 @@ ts::ProbeRequestInput probeRequestInput(const RunSpec& spec, const RunSettings& 
 }
 
 bool RunController::start(RunTarget target, const RunSpec& spec) {
-    if (process_) {
+    if (process_ || detecting_) {
         fail(QStringLiteral("A run is already in progress: cancel it first."), {}, false);
         return false;
     }
@@ -360,13 +363,52 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
              {});
         return false;
     }
-    const ts::CannInstallation cann = ts::detectCann();
-    if (!cann.complete) {
+    // The Python the run uses is the one probed for tilelang-ascend and torch_npu. The probes
+    // (npu-smi info, importing torch_npu) take seconds: they run off the UI thread, and the run
+    // starts when they are done.
+    const PythonChoice py = resolvePython(settings_);
+    python_ = py.program.isEmpty() ? QStringLiteral("python3") : py.program;
+    ts::CannProbeOptions probe;
+    probe.backend = ts::parseAscendBackend(spec.ascendBackend.toStdString());
+    probe.python = py.program.toStdString();
+    // Files and PATH first, at once: what is missing there needs no probe.
+    ts::CannProbeOptions quick = probe;
+    quick.run_probes = false;
+    const ts::CannInstallation files = ts::detectCann(nullptr, quick);
+    if (!files.missing.empty()) {
         fail(QStringLiteral("Cannot run on Ascend here.\n%1")
-                 .arg(QString::fromStdString(cann.summary())),
+                 .arg(QString::fromStdString(files.summary())),
              {});
         return false;
     }
+    detecting_ = true;
+    emit started(QStringLiteral("checking the CANN installation"));
+    auto* watch = new QFutureWatcher<ts::CannInstallation>(this);
+    connect(watch, &QFutureWatcher<ts::CannInstallation>::finished, this,
+            [this, watch, probe, script] {
+                const ts::CannInstallation cann = watch->result();
+                watch->deleteLater();
+                detecting_ = false;
+                if (cancelled_) {
+                    fail(QStringLiteral("Cancelled."), {});
+                    cleanup();
+                    return;
+                }
+                if (!cann.complete && !cann.simulator_only) {
+                    fail(QStringLiteral("Cannot run on Ascend here.\n%1")
+                             .arg(QString::fromStdString(cann.summary())),
+                         {});
+                    cleanup();
+                    return;
+                }
+                launchAscend(cann, probe, script);
+            });
+    watch->setFuture(QtConcurrent::run([probe] { return ts::detectCann(nullptr, probe); }));
+    return true;
+}
+
+bool RunController::launchAscend(const ts::CannInstallation& cann,
+                                 const ts::CannProbeOptions& probe, const std::string& script) {
     const QString path = workDir_ + QStringLiteral("/nd2nz.py");
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(script)) < 0) {
@@ -374,14 +416,19 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         return false;
     }
     f.close();
-    const PythonChoice py = resolvePython(settings_);
-    python_ = py.program.isEmpty() ? QStringLiteral("python3") : py.program;
-    const QString python = python_;
-    // msprof [options] <application> [args]: the application as separate arguments.
-    return launch(
-        QString::fromStdString(cann.msprof),
-        {QStringLiteral("--output=") + workDir_ + QStringLiteral("/msprof"), python, path}, {},
-        QStringLiteral("tilelang-ascend ND->NZ under msprof"));
+    // msprof op (or msprof op simulator without a device), after set_env.sh when needed.
+    const ts::MsprofCommand cmd =
+        ts::msprofOpCommand(cann, python_.toStdString(), path.toStdString(),
+                            (workDir_ + QStringLiteral("/msprof")).toStdString(), probe);
+    QStringList args;
+    for (std::size_t i = 1; i < cmd.argv.size(); ++i)
+        args << QString::fromStdString(cmd.argv[i]);
+    extraEnv_.clear();
+    for (const std::string& e : cmd.env)
+        extraEnv_ << QString::fromStdString(e);
+    return launch(QString::fromStdString(cmd.argv[0]), args, {},
+                  cmd.simulator ? QStringLiteral("tilelang-ascend ND->NZ under msprof op simulator")
+                                : QStringLiteral("tilelang-ascend ND->NZ under msprof op"));
 }
 
 bool RunController::launch(const QString& program, const QStringList& args,
@@ -397,6 +444,11 @@ bool RunController::launch(const QString& program, const QStringList& args,
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
     env.insert(QStringLiteral("TMPDIR"), workDir_);
+    for (const QString& e : std::as_const(extraEnv_)) {
+        const auto eq = e.indexOf(QLatin1Char('='));
+        env.insert(e.left(eq), e.mid(eq + 1));
+    }
+    extraEnv_.clear();
     process_->setProcessEnvironment(env);
     // Own process group, so that cancel and the timeout end the child's children too.
     process_->setChildProcessModifier([] { ::setpgid(0, 0); });
@@ -452,6 +504,10 @@ void RunController::killGroup() {
 }
 
 void RunController::cancel() {
+    if (detecting_) {
+        cancelled_ = true; // the detection finishes on its own, then reports "Cancelled."
+        return;
+    }
     if (!process_) return;
     cancelled_ = true;
     killGroup();
@@ -580,6 +636,18 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
     }
     RunRecord rec = pending_;
     rec.ok = true;
+    QString profile;
+    if (target_ == RunTarget::Ascend) {
+        // msprof op's CSVs are a few lines each; read them now, before cleanup() removes them.
+        try {
+            auto m = std::make_shared<ts::MsprofOpResult>(
+                ts::readMsprofOpDir((workDir_ + QStringLiteral("/msprof")).toStdString()));
+            profile = QString::fromStdString(m->summary());
+            emit ascendMeasured(m);
+        } catch (const std::exception& e) {
+            profile = QStringLiteral("msprof op: %1\n").arg(QString::fromUtf8(e.what()));
+        }
+    }
     if (rep.latency_ms) rec.latencyMs = *rep.latency_ms;
     if (rep.roundtrip)
         rec.roundTrip = *rep.roundtrip ? QStringLiteral("pass") : QStringLiteral("fail");
@@ -590,8 +658,10 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
                                               .arg(QString::fromStdString(rep.no_gpu))
                                         : QStringLiteral("ran: round trip %1").arg(rec.roundTrip);
     last_ = rec;
-    lastMessage_ = QStringLiteral("TileLang: ") + rec.verdict;
-    lastLog_ = log;
+    lastMessage_ =
+        (target_ == RunTarget::Ascend ? QStringLiteral("Ascend: ") : QStringLiteral("TileLang: ")) +
+        rec.verdict;
+    lastLog_ = profile + log;
     emit finished(rec);
 }
 

@@ -13,6 +13,8 @@
 
 #include "run_history.h"
 
+#include "tilescope/cann_detect.h"
+#include "tilescope/msprof_op.h"
 #include "tilescope/run_prepare.h"
 
 #include <QElapsedTimer>
@@ -83,7 +85,7 @@ public:
     // the GUI stays usable either way.
     bool start(RunTarget target, const RunSpec& spec);
     void cancel();
-    bool isRunning() const { return process_ != nullptr; }
+    bool isRunning() const { return process_ != nullptr || detecting_; }
     RunTarget target() const { return target_; }
 
     // The last child's program and arguments (tests, the log pane).
@@ -109,6 +111,8 @@ signals:
     void output(const QString& text);             // live child output (log pane)
     void tileLangOutput(const QByteArray& chunk); // TileLang script output (trace viewer)
     void tileLangFinished();
+    // What msprof op measured in an Ascend run (read before the run's directory is removed).
+    void ascendMeasured(std::shared_ptr<const ts::MsprofOpResult> measurement);
     void finished(const tsw::RunRecord& record); // every finished run (ok or not)
     void failed(const QString& message, const QString& log);
 
@@ -118,6 +122,8 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void finishProbe(int exitCode, bool crashed);
     void finishTileLang(int exitCode, bool crashed);
+    bool launchAscend(const ts::CannInstallation& cann, const ts::CannProbeOptions& probe,
+                      const std::string& script);
     void fail(const QString& message, const QString& log, bool record = true);
     void killGroup();
     void cleanup();
@@ -132,7 +138,10 @@ private:
     QElapsedTimer clock_;
     QByteArray out_, err_;
     QString program_, workDir_;
-    QString python_; // the interpreter of the last TileLang / Ascend run
+    QString python_;         // the interpreter of the last TileLang / Ascend run
+    bool detecting_ = false; // an Ascend run's CANN checks are running off the UI thread
+    // NAME=value entries the next launch adds (the Ascend run's CANN settings).
+    QStringList extraEnv_;
     QStringList arguments_;
     QString lastMessage_, lastLog_;
     QByteArray lastRequest_;

@@ -1,4 +1,6 @@
 #include "run_panel.h"
+#include "bank_docks.h"
+#include "bank_ub_panel.h"
 
 #include "bank_panel.h"
 #include "measurement_import.h"
@@ -555,6 +557,12 @@ QDockWidget* installRunUi(MainWindow* w) {
     QObject::connect(ctl, &RunController::tileLangFinished, w, [w] {
         if (TraceViewer* tv = w->findChild<TraceViewer*>()) tv->importer()->finishText();
     });
+    // msprof op's UB conflict ratios go next to the UB model's prediction.
+    QObject::connect(ctl, &RunController::ascendMeasured, w,
+                     [w](std::shared_ptr<const ts::MsprofOpResult> m) {
+                         if (auto* d = w->findChild<BankDocks*>(QStringLiteral("bankDocks")))
+                             d->ubPanel()->setMeasurement(*m);
+                     });
     return dock;
 }
 

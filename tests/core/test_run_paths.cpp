@@ -2,6 +2,7 @@
 // by the real TileLang 0.1.15 when the repository's .venv exists), the Ascend ND->NZ kernel and
 // CANN detection.
 #include "tilescope/ascend_kernel.h"
+#include "tilescope/cann_detect.h"
 #include "tilescope/dump.h"
 #include "tilescope/errors.h"
 #include "tilescope/kernelgen.h"
@@ -190,24 +191,5 @@ TEST(Ascend, DetectCannSaysExactlyWhatIsMissing) {
     EXPECT_NE(bad.summary().find("'/nonexistent/ascend', which is not a directory"),
               std::string::npos);
 
-    // A fake toolkit with a compiler and msprof: both found, only the device is missing.
-    const std::string dir = privateTempDir();
-    fs::create_directories(dir + "/compiler/ccec_compiler/bin");
-    fs::create_directories(dir + "/tools/profiler/bin");
-    for (const char* p : {"/compiler/ccec_compiler/bin/bisheng", "/tools/profiler/bin/msprof"}) {
-        std::ofstream(dir + p) << "#!/bin/sh\nexit 0\n";
-        fs::permissions(dir + p, fs::perms::owner_all);
-    }
-    env["ASCEND_HOME_PATH"] = dir;
-    const auto fake = ts::detectCann(&env);
-    EXPECT_EQ(fake.toolkit, dir);
-    EXPECT_EQ(fake.toolkit_source, "ASCEND_HOME_PATH");
-    EXPECT_EQ(fake.compiler, dir + "/compiler/ccec_compiler/bin/bisheng");
-    EXPECT_EQ(fake.msprof, dir + "/tools/profiler/bin/msprof");
-    if (ts::findOnPath("npu-smi").empty()) {
-        EXPECT_FALSE(fake.complete);
-        ASSERT_EQ(fake.missing.size(), 1u);
-        EXPECT_NE(fake.missing[0].find("npu-smi"), std::string::npos);
-    }
-    fs::remove_all(dir);
+    // Fake toolkits, PATH entries and probes: test_cann_detect.cpp.
 }

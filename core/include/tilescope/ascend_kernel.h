@@ -1,5 +1,5 @@
-// The Ascend path of a device run: an ND -> NZ round-trip kernel for tilelang-ascend and the
-// detection of a CANN installation.
+// The Ascend path of a device run: an ND -> NZ round-trip kernel for tilelang-ascend (the
+// detection of a CANN installation is in cann_detect.h).
 //
 // The kernel uses only data paths the Atlas A2/A3 cube core has: GM -> L1 (ND2NZ DMA, which pads
 // the tail with zeros), L1 -> L0A / L0B, mmad into L0C, and L0C -> GM (fixpipe). The tile is
@@ -79,20 +79,5 @@ std::string ascendNpuirMlir(const AscendKernelOptions& opt, bool with_l1_to_gm_s
 // default; tilelang/jit/jit_npu.py on the npuir branch), then the file and `-o out`.
 std::vector<std::string> bishengirCompileArgs(const std::string& compiler,
                                               const std::string& mlir_file, const std::string& out);
-
-struct CannInstallation {
-    bool complete = false;      // toolkit + compiler + msprof + npu-smi
-    std::string toolkit;        // resolved toolkit root, or empty
-    std::string toolkit_source; // "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME" or the default path
-    std::string compiler;       // bisheng or ccec
-    std::string msprof;
-    std::string npu_smi;              // the driver's npu-smi
-    std::vector<std::string> missing; // one sentence per missing piece
-    std::string summary() const;      // what was found, then exactly what is missing
-};
-
-// `env` overrides getenv (tests); an absent key means "unset". Importability of tilelang-ascend
-// and torch_npu is not checked here: the generated script reports it when run.
-CannInstallation detectCann(const std::map<std::string, std::string>* env = nullptr);
 
 } // namespace ts

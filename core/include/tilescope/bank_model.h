@@ -24,12 +24,13 @@
 //     (a conflict-free LDS.128 is 4 wavefronts, ideal 4); excess = wavefronts - ideal, which is
 //     what Nsight Compute calls "bank conflicts".
 //
-// Ascend (Unified Buffer of Atlas A2/A3, from the CANN best-practices guide): see UbConfig and
-// ubAssumptions() for the address->bank mapping assumed here.
+// The Ascend Unified Buffer model is in ub_bank_model.h (included here for its users).
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+
+#include "tilescope/ub_bank_model.h"
 #include <span>
 #include <string>
 #include <vector>
@@ -134,47 +135,5 @@ void toJson(nlohmann::json& j, const AccessPlan& plan);
 AccessPlan planFromJson(const nlohmann::json& j); // throws InputError with the JSON path
 void toJson(nlohmann::json& j, const InstructionCost& cost);
 void toJson(nlohmann::json& j, const PlanCost& cost);
-
-// ---- Ascend Unified Buffer ----
-// Assumed (derived from the examples of the CANN guide: 0x10000 -> bank 16, 0x10020 -> bank 17,
-// 0x20020 -> bank 33, 0x10E20 -> bank 17; bank 15, 31, 47 form one group):
-//   block  = byte_address / row_bytes                       (32-byte rows)
-//   region = byte_address / (groups * rows_per_bank * row_bytes)        (64 KB regions)
-//   bank   = region * groups + block % groups                (48 banks)
-//   group  = bank % groups                                   (16 groups of 3)
-//   row    = (byte_address / (row_bytes * groups)) % rows_per_bank
-// One vector step reads at most one row per group and writes at most one row per group;
-// a bank both read and written in one step is a read/write conflict.
-struct UbConfig {
-    int groups = 16;
-    int banks_per_group = 3;
-    int row_bytes = 32;
-    int rows_per_bank = 128;
-    int banks() const { return groups * banks_per_group; }
-    std::int64_t capacity() const { return std::int64_t(banks()) * rows_per_bank * row_bytes; }
-};
-
-struct UbBlock {
-    std::int64_t byte_address = 0; // any byte of the 32-byte block
-    bool write = false;
-};
-
-struct UbStepCost {
-    int read_cycles = 0;           // max over groups of distinct rows read
-    int write_cycles = 0;          // max over groups of distinct rows written
-    int read_group_conflicts = 0;  // sum over groups of (distinct rows read - 1) where > 1
-    int write_group_conflicts = 0; // likewise for writes
-    int read_write_conflicts = 0;  // banks both read and written
-    int cycles = 0; // max(read_cycles, write_cycles) + (read_write_conflicts > 0 ? 1 : 0)
-    std::vector<int> bank_reads, bank_writes; // [bank] distinct rows
-};
-
-int ubBankOf(std::int64_t byte_address, const UbConfig& cfg = {});
-int ubGroupOfBank(int bank, const UbConfig& cfg = {});
-int ubRowOf(std::int64_t byte_address, const UbConfig& cfg = {});
-// Throws InputError for addresses outside the buffer.
-UbStepCost analyzeUbStep(const std::vector<UbBlock>& blocks, const UbConfig& cfg = {});
-std::string ubAssumptions(const UbConfig& cfg = {});
-void toJson(nlohmann::json& j, const UbStepCost& cost);
 
 } // namespace ts

@@ -5,7 +5,8 @@
 // (W = C0; 16 for L0C): fractal f of the storage order sits in band f / per_band (16 rows
 // each), position f % per_band, so one band is one C0 column block (zN), one C0 row block
 // (nZ), one 16-row block (zZ) or one 16-column block (L0C). Cells no logical element maps to are
-// out-of-bounds padding (zero-filled by copy_gm_to_l1).
+// out-of-bounds padding (copy_gm_to_l1 zeroes them only for a partial copy, and only up to the
+// buffer's rows x cols elements: nz_splice.h).
 #pragma once
 
 #include <cstdint>
