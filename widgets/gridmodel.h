@@ -105,6 +105,9 @@ public:
     // Elements that share a (thread, local) register with another (fragments; 0 otherwise), and
     // a one-line warning naming the first two, empty when there are none.
     std::int64_t slotCollisions() const;
+    // Cells of a T.Layout that share their offset with another cell (0 for an injective layout
+    // or a fragment); collisionWarning() then names the first two.
+    std::int64_t aliasedCells() const;
     QString collisionWarning() const;
 
     // Overview support (grid_overview.h): cells fall into groups whose colour summarises a
