@@ -52,8 +52,7 @@ BankAnalysis analyzeBanks(const BankInput& in, const CancelToken& token) {
                 ++lead;
             const QString where =
                 e.column() && at >= 0
-                    ? QStringLiteral("access, column %1: ")
-                          .arg(qsizetype(e.column()) + at + lead)
+                    ? QStringLiteral("access, column %1: ").arg(qsizetype(e.column()) + at + lead)
                     : QStringLiteral("access: ");
             throw ts::InputError(where.toStdString() + e.message());
         } catch (const std::bad_alloc&) {

@@ -83,7 +83,7 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     note_->setObjectName(QStringLiteral("bankNote"));
     note_->setWordWrap(true);
     note_->setTextFormat(Qt::RichText);
-    note_->setMinimumHeight(2 * note_->fontMetrics().lineSpacing());
+    note_->setMinimumHeight(3 * note_->fontMetrics().lineSpacing());
     note_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     errorLabel_ = new QLabel(this);
     errorLabel_->setObjectName(QStringLiteral("bankMarker"));
@@ -229,7 +229,7 @@ void BankPanel::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     // The chart's text follows the panel's font (presenter mode enlarges it), as the heat grid's
     // chrome does.
-    if (e->type() == QEvent::FontChange) {
+    if (e->type() == QEvent::FontChange && chartView_) {
         chartView_->setMinimumHeight(std::max(190, fontMetrics().height() * 12));
         if (cost_)
             updateChart();
@@ -626,9 +626,9 @@ void BankPanel::updateSource() {
                    .arg(changingName_.toHtmlEscaped());
     else if (!elsewhere_.isEmpty())
         note = elsewhere_;
-    note_->setText(note.isEmpty() ? QString()
-                                  : QStringLiteral("<span style='color:#92400e'>%1</span>")
-                                        .arg(note));
+    note_->setText(note.isEmpty()
+                       ? QString()
+                       : QStringLiteral("<span style='color:#92400e'>%1</span>").arg(note));
 }
 
 void BankPanel::updateControls() {
@@ -644,7 +644,7 @@ void BankPanel::updateControls() {
     // wavefronts) and for lanes (stores are not merged like loads); a fragment or stmatrix
     // access says itself whether it stores.
     const QString a = accessEdit_->text().trimmed();
-    const bool storeMeans = a.startsWith(QLatin1String("ldmatrix")) ||
+    const bool storeMeans = a.isEmpty() || a.startsWith(QLatin1String("ldmatrix")) ||
                             a.startsWith(QLatin1String("lanes:")) ||
                             a.startsWith(QLatin1String("fragment:"));
     storeBox_->setEnabled(storeMeans || storeBox_->isChecked());

@@ -158,7 +158,7 @@ private:
     ResultState* state_;
     LatestJob<BankAnalysis> job_;
     GridView* grid_;
-    QChartView* chartView_;
+    QChartView* chartView_ = nullptr;
     QSplitter* split_;
     QBarSet* bars_ = nullptr;
     QSlider* slider_;

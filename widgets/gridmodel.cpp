@@ -433,7 +433,7 @@ void findOffsetAliasing(GridModel::Data& d, ViewMode view) {
                     shared[std::size_t(c)] = true;
             }
     } else {
-        std::vector<std::int64_t> order(std::size_t(n));
+        std::vector<std::int64_t> order(static_cast<std::size_t>(n));
         for (std::int64_t c = 0; c < n; ++c)
             order[std::size_t(c)] = c;
         std::stable_sort(order.begin(), order.end(), [&d](std::int64_t a, std::int64_t b) {
@@ -445,7 +445,6 @@ void findOffsetAliasing(GridModel::Data& d, ViewMode view) {
             shared[std::size_t(a)] = shared[std::size_t(b)] = true;
         }
         // The first pair in row-major order of its second cell, as for the table above.
-        std::vector<std::int64_t> firstOf(std::size_t(n), -1);
         for (std::size_t i = 0; i < order.size();) {
             std::size_t j = i;
             while (j < order.size() &&
@@ -470,7 +469,10 @@ void findOffsetAliasing(GridModel::Data& d, ViewMode view) {
         d.colliding = std::move(shared);
     } else {
         // The output view shows offsets: mark those that more than one cell maps to.
-        d.colliding.assign(std::size_t(d.maxOut + 1), false);
+        std::int64_t total = 1;
+        for (std::int64_t e : d.lay.outputShape)
+            total *= e;
+        d.colliding.assign(std::size_t(std::max(total, d.maxOut + 1)), false);
         for (std::int64_t c = 0; c < n; ++c)
             if (shared[std::size_t(c)] && d.outFlat[std::size_t(c)] >= 0)
                 d.colliding[std::size_t(d.outFlat[std::size_t(c)])] = true;
@@ -478,7 +480,7 @@ void findOffsetAliasing(GridModel::Data& d, ViewMode view) {
 }
 } // namespace
 
-GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view) {
+GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view, bool checkInjective) {
     auto d = std::make_shared<Data>();
     d->view = view;
     d->inShape = table.inputShape;
@@ -496,7 +498,7 @@ GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view) {
         maxOut = std::max(maxOut, flat);
     }
     d->maxOut = maxOut;
-    findOffsetAliasing(*d, view);
+    if (checkInjective) findOffsetAliasing(*d, view);
     const QString head = QStringLiteral("Layout [%1] → [%2]")
                              .arg(shapeText(t.inputShape))
                              .arg(shapeText(t.outputShape));
@@ -801,7 +803,7 @@ bool GridModel::matches(int r, int c, const Highlight& h) const {
     if (!d_ || !h.active()) return false;
     const std::int64_t cell = std::int64_t(r) * d_->cols + c;
     if (h.kind == Highlight::Collisions)
-        return !d_->colliding.empty() && d_->colliding[std::size_t(cell)];
+        return std::size_t(cell) < d_->colliding.size() && d_->colliding[std::size_t(cell)];
     switch (d_->kind) {
     case Kind::Fragment:
         if (h.kind == Highlight::Slot) return d_->localFlat[cell] == h.value;

@@ -69,7 +69,9 @@ public:
     static GridModel fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color);
     static GridModel fromFragment(ts::FragmentTable t, ColorMode color,
                                   ViewMode view = ViewMode::Input);
-    static GridModel fromLayout(ts::LayoutTable t, ViewMode view);
+    // `checkInjective`: warn when two cells share an offset (a T.Layout); off for tables of
+    // other values shown the same way (banks, block indices), where sharing is the point.
+    static GridModel fromLayout(ts::LayoutTable t, ViewMode view, bool checkInjective = true);
 
     Kind kind() const;
     bool isEmpty() const { return rows() == 0 || cols() == 0; }

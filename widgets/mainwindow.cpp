@@ -785,16 +785,15 @@ void MainWindow::copyConversion(const QString& target,
     try {
         const ts::Conversion c = convert(*mapping_);
         QApplication::clipboard()->setText(QString::fromStdString(c.text));
-        showLayoutMessage(
-            QStringLiteral("Copied as %1%2")
-                .arg(target, c.note.empty()
-                                 ? QString()
-                                 : QStringLiteral(" (%1)").arg(QString::fromStdString(c.note))),
-            c.note.empty() ? 3000 : 10000);
+        showLayoutMessage(QStringLiteral("Copied as %1%2")
+                              .arg(target, c.note.empty() ? QString()
+                                                          : QStringLiteral(" (%1)").arg(
+                                                                QString::fromStdString(c.note))),
+                          c.note.empty() ? 3000 : 10000);
     } catch (const std::exception& e) {
         showLayoutMessage(QStringLiteral("Not copied: no exact %1 form: %2")
-                                     .arg(target, QString::fromUtf8(e.what())),
-                                 10000);
+                              .arg(target, QString::fromUtf8(e.what())),
+                          10000);
     }
 }
 
