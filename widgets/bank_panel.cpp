@@ -273,8 +273,8 @@ void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {
 void BankPanel::activeLayoutChanging(const QString& name) {
     changingName_ = name;
     state_->setStaleText(
-        QStringLiteral("⟳ «%1» changed: these numbers are for its earlier text until it is "
-                       "evaluated and analysed…")
+        QStringLiteral("⟳ «%1» is being evaluated: these numbers are for the text named "
+                       "above until it is analysed…")
             .arg(name));
     state_->invalidate();
     updateSource();
@@ -622,8 +622,7 @@ void BankPanel::updateSource() {
     source_->setText(t);
     QString note;
     if (!changingName_.isEmpty())
-        note = QStringLiteral("«%1» changed: it is being evaluated…")
-                   .arg(changingName_.toHtmlEscaped());
+        note = QStringLiteral("«%1» is being evaluated…").arg(changingName_.toHtmlEscaped());
     else if (!elsewhere_.isEmpty())
         note = elsewhere_;
     note_->setText(note.isEmpty()

@@ -188,7 +188,7 @@ private slots:
         // A slow fragment: marked at once (pending), dimmed with a marker after the grace.
         w.document()->setText(t, kHuge);
         QVERIFY(bank->resultState()->state() != ResultState::State::Current);
-        QVERIFY(bank->noteText().contains(QStringLiteral("changed")));
+        QVERIFY(bank->noteText().contains(QStringLiteral("«transpose 4x4» is being evaluated")));
         QTRY_COMPARE_WITH_TIMEOUT(bank->resultState()->state(), ResultState::State::Stale, 3000);
         QVERIFY(bank->resultState()->dimmed());
         QVERIFY(bank->resultState()->markerText().contains(QStringLiteral("«transpose 4x4»")));
