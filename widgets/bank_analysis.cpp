@@ -39,7 +39,28 @@ BankAnalysis analyzeBanks(const BankInput& in, const CancelToken& token) {
         ts::AccessOptions o;
         o.vector = in.vector;
         o.store = in.store;
-        auto plan = std::make_shared<ts::SharedAccess>(ts::buildAccess(*tile, access, o));
+        std::shared_ptr<ts::SharedAccess> plan;
+        try {
+            plan = std::make_shared<ts::SharedAccess>(ts::buildAccess(*tile, access, o));
+        } catch (const ts::ParseError& e) {
+            // The column is into the part of the access that was parsed (a lambda, a mapping):
+            // say it in the access field's own columns.
+            const QString src = QString::fromStdString(e.source());
+            const qsizetype at = src.isEmpty() ? -1 : QString::fromStdString(access).indexOf(src);
+            qsizetype lead = 0;
+            while (lead < in.accessText.size() && in.accessText[lead].isSpace())
+                ++lead;
+            const QString where =
+                e.column() && at >= 0
+                    ? QStringLiteral("access, column %1: ").arg(qsizetype(e.column()) + at + lead)
+                    : QStringLiteral("access: ");
+            throw ts::InputError(where.toStdString() + e.message());
+        } catch (const std::bad_alloc&) {
+            throw;
+        } catch (const std::exception&) {
+            r.accessMisfit = !in.autoAccess;
+            throw;
+        }
         if (token.cancelled()) {
             r.cancelled = true;
             return r;

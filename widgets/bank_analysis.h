@@ -28,6 +28,9 @@ struct BankAnalysis {
     bool ok = false;
     bool cancelled = false;
     QString error; // one line, when !ok
+    // The access (not the layout) failed on this tile, e.g. a lane outside its domain: an
+    // access fitted to the layout would not (a syntax error in the access is not this).
+    bool accessMisfit = false;
     QString dtype; // the dtype analysed
     bool dtypeFromText = false;
     QString access;    // the access analysed (the automatic choice when autoAccess)

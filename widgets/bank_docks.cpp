@@ -51,7 +51,14 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
     fractalDock_ = dock(QStringLiteral("Ascend fractals"), QStringLiteral("fractalDock"), fractal_);
     dock(QStringLiteral("Block rasterization"), QStringLiteral("rasterDock"), raster_);
     // The bank panel analyses the active layout when it is a T.Layout, and says so when it is
-    // not (it keeps the last T.Layout it had, named as such).
+    // not (it keeps the last T.Layout it had, named as such). From the moment the active
+    // layout's text changes its numbers are marked (they may be about to change), until the
+    // evaluation says what the new text is; another project drops them altogether.
+    connect(w->evaluator(), &LayoutEvaluator::requested, this, [this, w] {
+        const ts::DocLayout* l = w->document()->activeLayout();
+        if (l) bank_->activeLayoutChanging(QString::fromStdString(l->name));
+    });
+    connect(w->document(), &DocumentModel::documentReset, bank_, &BankPanel::resetForProject);
     connect(w->evaluator(), &LayoutEvaluator::finished, this, [this, w](const EvalResult& r) {
         const ts::DocLayout* l = w->document()->activeLayout();
         const QString name = l ? QString::fromStdString(l->name) : QString();

@@ -152,7 +152,7 @@ GridModel tableGrid(const ts::Shape& input, std::size_t outRank, std::vector<std
     t.outRank = outRank;
     t.out = std::move(out);
     t.outputShape = outputShape;
-    return GridModel::fromLayout(t, view);
+    return GridModel::fromLayout(t, view, false); // values shown per cell, not a layout
 }
 
 } // namespace tsw

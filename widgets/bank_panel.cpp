@@ -16,6 +16,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -76,6 +77,14 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     row->addStretch(1);
     form->addRow(row);
 
+    // The note about the active layout (being evaluated, or not analysable here) has its own
+    // line, kept even when empty, so the controls below do not move when it comes and goes.
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("bankNote"));
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    note_->setMinimumHeight(3 * note_->fontMetrics().lineSpacing());
+    note_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     errorLabel_ = new QLabel(this);
     errorLabel_->setObjectName(QStringLiteral("bankMarker"));
     errorLabel_->setWordWrap(true);
@@ -145,6 +154,7 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     split_->setStretchFactor(1, 1);
 
     sv->addWidget(source_);
+    sv->addWidget(note_);
     sv->addLayout(form);
     sv->addWidget(errorLabel_);
     sv->addWidget(totals_);
@@ -193,9 +203,13 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     // Typing an access is a choice: stop choosing one automatically. Typing a layout means the
     // panel no longer shows a layout of the project.
     connect(accessEdit_, &QLineEdit::textEdited, this, [this] { autoBox_->setChecked(false); });
+    connect(accessEdit_, &QLineEdit::textChanged, this, &BankPanel::updateControls);
     connect(layoutEdit_, &QLineEdit::textEdited, this, [this] {
         sourceName_.clear();
         elsewhere_.clear();
+        elsewhereName_.clear();
+        noProjectLayout_ = false;
+        updateSource();
     });
     connect(autoBox_, &QCheckBox::toggled, this, &BankPanel::analyzeLater);
     connect(dtypeBox_, &QComboBox::currentTextChanged, this, &BankPanel::analyzeLater);
@@ -206,9 +220,23 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     connect(stepBack_, &QPushButton::clicked, this, &BankPanel::stepBack);
     connect(stepForward_, &QPushButton::clicked, this, &BankPanel::stepForward);
     analyze();
+    updateControls();
 }
 
 BankPanel::~BankPanel() = default;
+
+void BankPanel::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    // The chart's text follows the panel's font (presenter mode enlarges it), as the heat grid's
+    // chrome does.
+    if (e->type() == QEvent::FontChange && chartView_) {
+        chartView_->setMinimumHeight(std::max(190, fontMetrics().height() * 12));
+        if (cost_)
+            updateChart();
+        else
+            chartView_->chart()->setTitleFont(font());
+    }
+}
 
 void BankPanel::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
@@ -222,24 +250,97 @@ void BankPanel::setLayoutText(const QString& t) {
     layoutEdit_->setText(t);
 }
 void BankPanel::setSourceLayout(const QString& name, const QString& text) {
-    const bool changed = name != sourceName_ || !elsewhere_.isEmpty();
     sourceName_ = name;
     elsewhere_.clear();
+    elsewhereName_.clear();
+    changingName_.clear();
+    noProjectLayout_ = false;
     if (text != layoutEdit_->text())
-        layoutEdit_->setText(text); // analyses
-    else if (changed)
-        updateSource();
+        layoutEdit_->setText(text); // analyses (debounced, off the UI thread)
+    else
+        reconfirm();
+    updateSource();
 }
 void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {
-    const QString e = QStringLiteral("The active layout «%1» is not analysed here: %2")
-                          .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
-    if (e == elsewhere_) return;
-    elsewhere_ = e;
+    elsewhere_ = QStringLiteral("The active layout «%1» is not analysed here: %2")
+                     .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
     elsewhereName_ = name;
+    changingName_.clear();
+    reconfirm();
+    markIfOlderText();
     updateSource();
+}
+void BankPanel::activeLayoutChanging(const QString& name) {
+    changingName_ = name;
+    state_->setStaleText(
+        QStringLiteral("⟳ «%1» is being evaluated: these numbers are for the text named "
+                       "above until it is analysed…")
+            .arg(name));
+    state_->invalidate();
+    updateSource();
+}
+void BankPanel::resetForProject() {
+    debounce_->stop();
+    job_.cancel();
+    clearResults();
+    sourceName_.clear();
+    elsewhere_.clear();
+    elsewhereName_.clear();
+    changingName_.clear();
+    analysedName_.clear();
+    analysedText_.clear();
+    lastKey_.clear();
+    lastMessage_.clear();
+    lastOk_ = false;
+    accessWhy_.clear();
+    error_.clear();
+    noProjectLayout_ = true;
+    {
+        // The access, store and vector a lesson step (or the user) chose belong to the closed
+        // project: the next one starts from an access fitted to its layout.
+        const QSignalBlocker b1(layoutEdit_), b2(accessEdit_), b3(autoBox_), b4(storeBox_),
+            b5(vectorSpin_);
+        layoutEdit_->clear();
+        accessEdit_->clear();
+        autoBox_->setChecked(true);
+        storeBox_->setChecked(false);
+        vectorSpin_->setValue(0);
+    }
+    dtypeBox_->setEnabled(true);
+    dtypeBox_->setToolTip({});
+    measured_->clear();
+    measured_->hide();
+    state_->clear();
+    updateControls();
+    updateSource();
+}
+void BankPanel::reconfirm() {
+    if (noProjectLayout_ && layoutEdit_->text().isEmpty()) {
+        state_->clear();
+        return;
+    }
+    if (!analysisPending() && !lastKey_.isEmpty() && lastKey_ == inputKey()) {
+        const quint64 gen = state_->generation();
+        lastOk_ ? state_->publish(gen) : state_->fail(gen, lastMessage_);
+        return;
+    }
+    analyzeLater();
+}
+void BankPanel::markIfOlderText() {
+    if (!tile_ || state_->state() != ResultState::State::Current || elsewhere_.isEmpty() ||
+        analysedName_.isEmpty() || elsewhereName_ != analysedName_)
+        return;
+    state_->setStaleText(
+        QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown above), not for "
+                       "its current text.")
+            .arg(analysedName_));
+    state_->invalidateNow();
 }
 QString BankPanel::sourceText() const {
     return source_->text();
+}
+QString BankPanel::noteText() const {
+    return note_->text();
 }
 void BankPanel::setAutoAccess(bool on) {
     autoBox_->setChecked(on);
@@ -361,6 +462,7 @@ BankInput BankPanel::input() const {
 }
 
 void BankPanel::inputChanged() {
+    state_->setStaleText(QStringLiteral("⟳ analysing the new input…"));
     state_->invalidate();
     // A device measurement belongs to the input it was made for.
     measured_->clear();
@@ -396,34 +498,28 @@ bool BankPanel::apply(quint64 gen, BankAnalysis r) {
     dtypeBox_->setToolTip(r.dtypeFromText ? QStringLiteral("The layout text names its dtype")
                                           : QString());
     accessWhy_ = r.accessWhy;
+    lastKey_ = inputKey();
+    lastOk_ = r.ok;
     if (!r.ok) {
-        pause();
-        step_ = -1;
-        analyzedKey_.clear();
-        tile_.reset();
-        access_.reset();
-        cost_.reset();
-        grid_->setModel(GridModel());
-        grid_->renderer().clearOverlays();
-        totals_->clear();
-        stepLabel_->clear();
-        chartView_->chart()->removeAllSeries();
-        slider_->blockSignals(true);
-        slider_->setRange(-1, -1);
-        slider_->blockSignals(false);
+        clearResults();
+        analysedName_.clear();
+        analysedText_.clear();
         error_ = r.error;
-        state_->fail(gen, autoBox_->isChecked() || r.access.isEmpty()
-                              ? error_
-                              : error_ + QStringLiteral(" (tick “fit the layout” for an access "
-                                                        "that fits this tile)"));
+        // The hint about "fit the layout" only helps when the access is what does not fit.
+        lastMessage_ = autoBox_->isChecked() || r.access.isEmpty() || !r.accessMisfit
+                           ? error_
+                           : error_ + QStringLiteral(" (tick “fit the layout” for an access "
+                                                     "that fits this tile)");
+        state_->fail(gen, lastMessage_);
+        updateControls();
         updateSource();
         emit analyzed(false);
         return false;
     }
-    const QString key = layoutEdit_->text() + QChar(1) + accessEdit_->text() + QChar(1) +
-                        dtypeBox_->currentText() + QChar(1) +
-                        QString::number(vectorSpin_->value()) + QChar(1) +
-                        QString::number(storeBox_->isChecked());
+    lastMessage_.clear();
+    analysedName_ = sourceName_;
+    analysedText_ = layoutEdit_->text();
+    const QString key = inputKey();
     cost_ = std::move(r.cost);
     access_ = std::move(r.plan);
     tile_ = std::move(r.tile);
@@ -441,34 +537,125 @@ bool BankPanel::apply(quint64 gen, BankAnalysis r) {
     step_ = keep;
     refreshView();
     state_->publish(gen);
+    markIfOlderText();
+    updateControls();
     updateSource();
     emit analyzed(true);
     return true;
 }
 
-void BankPanel::updateSource() {
-    QString who = sourceName_.isEmpty()
-                      ? QStringLiteral("the layout typed below (not a layout of the project)")
-                      : QStringLiteral("«%1»").arg(sourceName_.toHtmlEscaped());
-    // The active layout's text was edited into something this panel cannot analyse: what is
-    // shown is its earlier text.
-    if (!elsewhere_.isEmpty() && !sourceName_.isEmpty() && elsewhereName_ == sourceName_)
-        who += QStringLiteral(" as it was before its last edit");
-    QString t = QStringLiteral("<b>Analysing</b> %1").arg(who);
-    if (tile_) {
-        QStringList dims;
-        for (std::int64_t e : tile_->shape())
-            dims << QString::number(e);
-        t += QStringLiteral(" · %1 %2")
-                 .arg(dims.join(QStringLiteral(" x ")), dtypeBox_->currentText());
-        t += QStringLiteral(" · %1").arg(accessEdit_->text().toHtmlEscaped());
-        if (autoBox_->isChecked() && !accessWhy_.isEmpty())
-            t += QStringLiteral(" <span style='color:#6b7280'>(chosen to fit: %1)</span>")
-                     .arg(accessWhy_.toHtmlEscaped());
+QString BankPanel::inputKey() const {
+    return layoutEdit_->text() + QChar(1) + accessEdit_->text() + QChar(1) +
+           dtypeBox_->currentText() + QChar(1) + QString::number(vectorSpin_->value()) + QChar(1) +
+           QString::number(storeBox_->isChecked()) + QChar(1) +
+           QString::number(autoBox_->isChecked());
+}
+
+void BankPanel::clearResults() {
+    pause();
+    step_ = -1;
+    analyzedKey_.clear();
+    tile_.reset();
+    access_.reset();
+    cost_.reset();
+    grid_->setModel(GridModel());
+    grid_->renderer().clearOverlays();
+    totals_->clear();
+    stepLabel_->clear();
+    chartView_->chart()->removeAllSeries();
+    for (QAbstractAxis* a : chartView_->chart()->axes()) {
+        chartView_->chart()->removeAxis(a);
+        delete a;
     }
-    if (!elsewhere_.isEmpty())
-        t += QStringLiteral("<br><span style='color:#92400e'>%1</span>").arg(elsewhere_);
+    slider_->blockSignals(true);
+    slider_->setRange(-1, -1);
+    slider_->blockSignals(false);
+}
+
+namespace {
+// A layout text short enough for the one line that says which text the numbers are for.
+QString elided(const QString& text) {
+    QString t = text.simplified();
+    if (t.size() > 90) t = t.left(87) + QStringLiteral("…");
+    return t;
+}
+} // namespace
+
+QString BankPanel::effectiveAccess() const {
+    // "store" makes an ldmatrix access its stmatrix twin (core buildAccess): say so.
+    const QString a = accessEdit_->text().trimmed();
+    if (storeBox_->isChecked() && a.startsWith(QLatin1String("ldmatrix")))
+        return QStringLiteral("stmatrix") + a.mid(8) + QStringLiteral(" (store)");
+    if (storeBox_->isChecked() && !a.startsWith(QLatin1String("stmatrix")))
+        return a + QStringLiteral(" (store)");
+    return a;
+}
+
+void BankPanel::updateSource() {
+    QString t;
+    if (!tile_ && noProjectLayout_ && layoutEdit_->text().isEmpty()) {
+        t = QStringLiteral("<b>No T.Layout of this project is analysed yet</b> — select one in "
+                           "the layout list, or type a layout below.");
+    } else {
+        QString who = sourceName_.isEmpty()
+                          ? QStringLiteral("the layout typed below (not a layout of the project)")
+                          : QStringLiteral("«%1»").arg(sourceName_.toHtmlEscaped());
+        // The active layout's text was edited into something this panel cannot analyse: the
+        // numbers are for the text named here, not its current one.
+        if (tile_ && !elsewhere_.isEmpty() && !analysedName_.isEmpty() &&
+            elsewhereName_ == analysedName_ && sourceName_ == analysedName_)
+            who += QStringLiteral(" as its text was earlier: <code>%1</code>")
+                       .arg(elided(analysedText_).toHtmlEscaped());
+        t = QStringLiteral("<b>Analysing</b> %1").arg(who);
+        if (tile_) {
+            QStringList dims;
+            for (std::int64_t e : tile_->shape())
+                dims << QString::number(e);
+            t += QStringLiteral(" · %1 %2")
+                     .arg(dims.join(QStringLiteral(" x ")), dtypeBox_->currentText());
+            t += QStringLiteral(" · %1").arg(effectiveAccess().toHtmlEscaped());
+            if (autoBox_->isChecked() && !accessWhy_.isEmpty())
+                t += QStringLiteral(" <span style='color:#6b7280'>(chosen to fit: %1)</span>")
+                         .arg(accessWhy_.toHtmlEscaped());
+        }
+    }
     source_->setText(t);
+    QString note;
+    if (!changingName_.isEmpty())
+        note = QStringLiteral("«%1» is being evaluated…").arg(changingName_.toHtmlEscaped());
+    else if (!elsewhere_.isEmpty())
+        note = elsewhere_;
+    note_->setText(note.isEmpty()
+                       ? QString()
+                       : QStringLiteral("<span style='color:#92400e'>%1</span>").arg(note));
+}
+
+void BankPanel::updateControls() {
+    // One instruction: nothing to play through.
+    const int n = instructionCount();
+    playButton_->setEnabled(n > 1);
+    playButton_->setToolTip(n > 1 ? QStringLiteral("Step through the instructions in turn")
+                                  : QStringLiteral("There is only one instruction: nothing to "
+                                                   "play through."));
+    stepBack_->setEnabled(n > 0 && step_ > -1);
+    stepForward_->setEnabled(n > 0 && step_ < n - 1);
+    // "store" changes the access only for ldmatrix (its stmatrix twin, same matrices, same
+    // wavefronts) and for lanes (stores are not merged like loads); a fragment or stmatrix
+    // access says itself whether it stores.
+    const QString a = accessEdit_->text().trimmed();
+    const bool storeMeans = a.isEmpty() || a.startsWith(QLatin1String("ldmatrix")) ||
+                            a.startsWith(QLatin1String("lanes:")) ||
+                            a.startsWith(QLatin1String("fragment:"));
+    storeBox_->setEnabled(storeMeans || storeBox_->isChecked());
+    storeBox_->setToolTip(
+        a.startsWith(QLatin1String("ldmatrix"))
+            ? QStringLiteral("Store: analyse the stmatrix twin of this ldmatrix access (the same "
+                             "8x8 matrices, so the same wavefronts)")
+        : storeMeans
+            ? QStringLiteral("Store: the lanes write instead of read (an 8- or 16-byte load whose "
+                             "lane pairs share addresses is served two lanes at a time on the "
+                             "H200; a store never is)")
+            : QStringLiteral("Not used with this access: stmatrix is always a store"));
 }
 
 QString BankPanel::totalsText() const {
@@ -530,7 +717,7 @@ void BankPanel::setCurrentStep(int step) {
 }
 
 void BankPanel::play() {
-    if (instructionCount() == 0) return;
+    if (instructionCount() < 2) return; // one instruction: nothing would move
     timer_->start();
     playButton_->setText(QStringLiteral("Pause"));
 }
@@ -595,8 +782,7 @@ void BankPanel::refreshView() {
     grid_->update();
     totals_->setText(QStringLiteral("<b>%1</b>").arg(totalsText().toHtmlEscaped()));
     stepLabel_->setText(stepText());
-    stepBack_->setEnabled(step_ > -1);
-    stepForward_->setEnabled(step_ < instructionCount() - 1);
+    updateControls();
     updateChart();
 }
 
@@ -625,6 +811,13 @@ void BankPanel::setMeasurement(double measuredWf, double predictedWf, double nsP
 
 QString BankPanel::measurementText() const {
     return measured_->isHidden() ? QString() : measured_->text();
+}
+
+int integerTickStep(double max, int maxTicks) {
+    // 1, 2, 5, 10, 20, 50, ...: the smallest whose ticks over [0, max] number at most maxTicks.
+    for (int base = 1;; base *= 10)
+        for (int m : {1, 2, 5})
+            if (std::ceil(max / (m * base)) <= maxTicks || base > 100000000) return m * base;
 }
 
 void BankPanel::updateChart() {
@@ -659,9 +852,23 @@ void BankPanel::updateChart() {
     ax->setLabelFormat(QStringLiteral("%d"));
     ax->setGridLineVisible(false);
     ax->setTitleText(QStringLiteral("bank"));
+    // Word counts are whole numbers: ticks on integers only (a range 0..1 with the default five
+    // ticks read "0, 0, 0, 0, 1" under "%d").
     auto* ay = new QValueAxis;
-    ay->setRange(0, std::ceil(mx));
+    const int yStep = integerTickStep(mx);
+    ay->setRange(0, std::ceil(mx / yStep) * yStep);
+    ay->setTickType(QValueAxis::TicksDynamic);
+    ay->setTickAnchor(0);
+    ay->setTickInterval(yStep);
     ay->setLabelFormat(QStringLiteral("%d"));
+    const QFont f = font();
+    QFont small = f;
+    small.setPointSizeF(f.pointSizeF() * 0.9);
+    chart->setTitleFont(f);
+    for (QValueAxis* a : {ax, ay}) {
+        a->setLabelsFont(small);
+        a->setTitleFont(small);
+    }
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
     series->attachAxis(ax);

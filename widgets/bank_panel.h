@@ -38,6 +38,10 @@ namespace tsw {
 class GridView;
 class ResultState;
 
+// The step between integer ticks on an axis from 0 to `max`: 1, 2, 5, 10, ... so that at most
+// `maxTicks` intervals are drawn.
+int integerTickStep(double max, int maxTicks = 5);
+
 class BankPanel : public QWidget {
     Q_OBJECT
 public:
@@ -52,6 +56,15 @@ public:
     // layout that is analysed.
     void setActiveElsewhere(const QString& name, const QString& why);
     QString sourceText() const; // the "Analysing ..." line
+    QString noteText() const;   // the note about the active layout under it (may be empty)
+    QPushButton* playButton() const { return playButton_; }
+    QCheckBox* storeBox() const { return storeBox_; }
+    // The active layout's text changed (the evaluator is on it): what is shown may be about to
+    // change, so it is marked (after the grace) until the evaluation says what the layout is.
+    void activeLayoutChanging(const QString& name);
+    // Another project was opened: nothing shown belongs to it. Results, the layout, the access
+    // choice (back to "fit the layout"), store and vector are reset.
+    void resetForProject();
     // An explicit access turns the automatic choice off.
     void setAccessText(const QString& text);
     QString accessText() const;
@@ -112,6 +125,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     BankInput input() const;
@@ -120,17 +134,31 @@ private:
     void updateSource();
     void refreshView();
     void updateChart();
+    QString inputKey() const;
+    QString effectiveAccess() const; // the access as analysed ("store" applied)
+    void updateControls();
+    void clearResults(); // nothing analysed: grid, totals, steps and chart emptied
+    // The panel's input did not change but the project's view of it did: show the result of
+    // the last analysis again as current (or its error), or analyse if none matches.
+    void reconfirm();
+    // The shown numbers are for an earlier text of the active layout: mark them so.
+    void markIfOlderText();
 
     QLineEdit *layoutEdit_, *accessEdit_;
     QComboBox* dtypeBox_;
     QSpinBox* vectorSpin_;
     QCheckBox *storeBox_, *autoBox_;
-    QLabel *source_, *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
+    QLabel *source_, *note_, *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
     QString sourceName_, elsewhere_, elsewhereName_, accessWhy_;
+    QString changingName_;                // the active layout being evaluated (empty: none)
+    QString analysedName_, analysedText_; // what the numbers on screen were computed from
+    bool noProjectLayout_ = false;        // after a project switch, until a layout arrives
+    QString lastKey_, lastMessage_;       // the last finished analysis: its inputs, its error
+    bool lastOk_ = false;
     ResultState* state_;
     LatestJob<BankAnalysis> job_;
     GridView* grid_;
-    QChartView* chartView_;
+    QChartView* chartView_ = nullptr;
     QSplitter* split_;
     QBarSet* bars_ = nullptr;
     QSlider* slider_;

@@ -91,6 +91,9 @@ struct GridModel::Data {
     std::int64_t slotCollisions = 0;
     std::vector<bool> colliding;
     QString collisionWarning;
+    // Layout cells that share their offset with another cell (a non-injective T.Layout); the
+    // warning and `colliding` then describe them.
+    std::int64_t aliasedCells = 0;
 
     std::vector<QRgb> colors;
     std::vector<LegendEntry> legend;
@@ -388,7 +391,96 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
     return g;
 }
 
-GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view) {
+namespace {
+QString coordText(const ts::Shape& shape, std::int64_t cell) {
+    QStringList parts;
+    for (std::size_t k = shape.size(); k-- > 0;) {
+        const std::int64_t e = std::max<std::int64_t>(shape[k], 1);
+        parts.prepend(QString::number(cell % e));
+        cell /= e;
+    }
+    return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
+}
+
+// A T.Layout that sends two logical cells to one offset is not injective: as a shared-memory
+// layout it stores two elements in one place. Found here, where the model is built (the
+// evaluation worker), as fragment slot collisions are, so painting never scans the table.
+void findOffsetAliasing(GridModel::Data& d, ViewMode view) {
+    const std::int64_t n = std::int64_t(d.outFlat.size());
+    if (n < 2) return;
+    // The first cell at each offset, and whether a second came: a table over the offsets when
+    // they are dense enough, else the cells sorted by offset.
+    std::int64_t firstA = -1, firstB = -1;
+    std::vector<bool> shared; // per cell: its offset has another cell
+    shared.assign(std::size_t(n), false);
+    if (d.maxOut < 8 * n + 1024) {
+        std::vector<std::int64_t> seen(std::size_t(d.maxOut + 1), -1);
+        for (std::int64_t c = 0; c < n; ++c) {
+            const std::int64_t o = d.outFlat[std::size_t(c)];
+            if (o < 0) continue;
+            std::int64_t& s = seen[std::size_t(o)];
+            if (s >= 0) {
+                if (firstA < 0) firstA = s, firstB = c;
+                shared[std::size_t(c)] = shared[std::size_t(s)] = true;
+            } else {
+                s = c;
+            }
+        }
+        if (firstA >= 0)
+            for (std::int64_t c = 0; c < n; ++c) {
+                const std::int64_t o = d.outFlat[std::size_t(c)];
+                if (o >= 0 && shared[std::size_t(seen[std::size_t(o)])])
+                    shared[std::size_t(c)] = true;
+            }
+    } else {
+        std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+        for (std::int64_t c = 0; c < n; ++c)
+            order[std::size_t(c)] = c;
+        std::stable_sort(order.begin(), order.end(), [&d](std::int64_t a, std::int64_t b) {
+            return d.outFlat[std::size_t(a)] < d.outFlat[std::size_t(b)];
+        });
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            const std::int64_t a = order[i - 1], b = order[i];
+            if (d.outFlat[std::size_t(a)] != d.outFlat[std::size_t(b)]) continue;
+            shared[std::size_t(a)] = shared[std::size_t(b)] = true;
+        }
+        // The first pair in row-major order of its second cell, as for the table above.
+        for (std::size_t i = 0; i < order.size();) {
+            std::size_t j = i;
+            while (j < order.size() &&
+                   d.outFlat[std::size_t(order[j])] == d.outFlat[std::size_t(order[i])])
+                ++j;
+            if (j - i > 1 && (firstB < 0 || order[i + 1] < firstB))
+                firstA = order[i], firstB = order[i + 1];
+            i = j;
+        }
+    }
+    if (firstA < 0) return;
+    std::int64_t count = 0;
+    for (bool b : shared)
+        count += b;
+    d.aliasedCells = count;
+    d.collisionWarning = QStringLiteral("⚠ Not injective: %1 and %2 share offset %3; %4 share an "
+                                        "offset with another cell — click to highlight")
+                             .arg(coordText(d.inShape, firstA), coordText(d.inShape, firstB))
+                             .arg(d.outFlat[std::size_t(firstA)])
+                             .arg(countNoun(count, QStringLiteral("cell")));
+    if (view == ViewMode::Input) {
+        d.colliding = std::move(shared);
+    } else {
+        // The output view shows offsets: mark those that more than one cell maps to.
+        std::int64_t total = 1;
+        for (std::int64_t e : d.lay.outputShape)
+            total *= e;
+        d.colliding.assign(std::size_t(std::max(total, d.maxOut + 1)), false);
+        for (std::int64_t c = 0; c < n; ++c)
+            if (shared[std::size_t(c)] && d.outFlat[std::size_t(c)] >= 0)
+                d.colliding[std::size_t(d.outFlat[std::size_t(c)])] = true;
+    }
+}
+} // namespace
+
+GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view, bool checkInjective) {
     auto d = std::make_shared<Data>();
     d->view = view;
     d->inShape = table.inputShape;
@@ -406,6 +498,7 @@ GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view) {
         maxOut = std::max(maxOut, flat);
     }
     d->maxOut = maxOut;
+    if (checkInjective) findOffsetAliasing(*d, view);
     const QString head = QStringLiteral("Layout [%1] → [%2]")
                              .arg(shapeText(t.inputShape))
                              .arg(shapeText(t.outputShape));
@@ -710,7 +803,7 @@ bool GridModel::matches(int r, int c, const Highlight& h) const {
     if (!d_ || !h.active()) return false;
     const std::int64_t cell = std::int64_t(r) * d_->cols + c;
     if (h.kind == Highlight::Collisions)
-        return !d_->colliding.empty() && d_->colliding[std::size_t(cell)];
+        return std::size_t(cell) < d_->colliding.size() && d_->colliding[std::size_t(cell)];
     switch (d_->kind) {
     case Kind::Fragment:
         if (h.kind == Highlight::Slot) return d_->localFlat[cell] == h.value;
@@ -741,7 +834,9 @@ QString GridModel::describe(const Highlight& h) const {
                    ? QStringLiteral("source cell %1").arg(h.value)
                    : QStringLiteral("offset %1").arg(h.value);
     case Highlight::Collisions:
-        return QStringLiteral("elements sharing a register");
+        return kind() == Kind::LayoutInput || kind() == Kind::LayoutOutput
+                   ? QStringLiteral("cells sharing an offset")
+                   : QStringLiteral("elements sharing a register");
     default:
         return {};
     }
@@ -749,6 +844,10 @@ QString GridModel::describe(const Highlight& h) const {
 
 std::int64_t GridModel::slotCollisions() const {
     return d_ ? d_->slotCollisions : 0;
+}
+
+std::int64_t GridModel::aliasedCells() const {
+    return d_ ? d_->aliasedCells : 0;
 }
 
 QString GridModel::collisionWarning() const {

@@ -69,7 +69,9 @@ public:
     static GridModel fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color);
     static GridModel fromFragment(ts::FragmentTable t, ColorMode color,
                                   ViewMode view = ViewMode::Input);
-    static GridModel fromLayout(ts::LayoutTable t, ViewMode view);
+    // `checkInjective`: warn when two cells share an offset (a T.Layout); off for tables of
+    // other values shown the same way (banks, block indices), where sharing is the point.
+    static GridModel fromLayout(ts::LayoutTable t, ViewMode view, bool checkInjective = true);
 
     Kind kind() const;
     bool isEmpty() const { return rows() == 0 || cols() == 0; }
@@ -105,6 +107,9 @@ public:
     // Elements that share a (thread, local) register with another (fragments; 0 otherwise), and
     // a one-line warning naming the first two, empty when there are none.
     std::int64_t slotCollisions() const;
+    // Cells of a T.Layout that share their offset with another cell (0 for an injective layout
+    // or a fragment); collisionWarning() then names the first two.
+    std::int64_t aliasedCells() const;
     QString collisionWarning() const;
 
     // Overview support (grid_overview.h): cells fall into groups whose colour summarises a

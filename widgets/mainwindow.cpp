@@ -385,6 +385,8 @@ void MainWindow::openTraceLog(const QString& path, bool follow) {
 
 void MainWindow::connectDocument() {
     connect(doc_, &DocumentModel::activeChanged, this, &MainWindow::onActiveChanged);
+    connect(doc_, &DocumentModel::activeChanged, this, &MainWindow::dropLayoutMessage);
+    connect(doc_, &DocumentModel::documentReset, this, &MainWindow::dropLayoutMessage);
     connect(doc_, &DocumentModel::documentReset, this, [this] {
         shownLayout_ = -1;
         onActiveChanged();
@@ -392,6 +394,7 @@ void MainWindow::connectDocument() {
     });
     connect(doc_, &DocumentModel::textChanged, this, [this](int i) {
         if (i != doc_->active()) return;
+        dropLayoutMessage();
         editor_->setText(QString::fromStdString(doc_->layout(i).text));
         requestEvaluation(false);
     });
@@ -761,25 +764,36 @@ void MainWindow::copyAsTriton() {
     copyConversion(QStringLiteral("Triton LinearLayout"), &ts::toTritonLinear);
 }
 
+void MainWindow::showLayoutMessage(const QString& text, int ms) {
+    layoutMessage_ = text;
+    statusBar()->showMessage(text, ms);
+}
+
+void MainWindow::dropLayoutMessage() {
+    // A message about the layout as it was ("Not copied: …") is wrong about the new text.
+    if (!layoutMessage_.isEmpty() && statusBar()->currentMessage() == layoutMessage_)
+        statusBar()->clearMessage();
+    layoutMessage_.clear();
+}
+
 void MainWindow::copyConversion(const QString& target,
                                 ts::Conversion (*convert)(const ts::Mapping&)) {
     if (!mapping_) {
-        statusBar()->showMessage(QStringLiteral("No valid layout to copy as %1").arg(target), 6000);
+        showLayoutMessage(QStringLiteral("No valid layout to copy as %1").arg(target), 6000);
         return;
     }
     try {
         const ts::Conversion c = convert(*mapping_);
         QApplication::clipboard()->setText(QString::fromStdString(c.text));
-        statusBar()->showMessage(
-            QStringLiteral("Copied as %1%2")
-                .arg(target, c.note.empty()
-                                 ? QString()
-                                 : QStringLiteral(" (%1)").arg(QString::fromStdString(c.note))),
-            c.note.empty() ? 3000 : 10000);
+        showLayoutMessage(QStringLiteral("Copied as %1%2")
+                              .arg(target, c.note.empty() ? QString()
+                                                          : QStringLiteral(" (%1)").arg(
+                                                                QString::fromStdString(c.note))),
+                          c.note.empty() ? 3000 : 10000);
     } catch (const std::exception& e) {
-        statusBar()->showMessage(QStringLiteral("Not copied: no exact %1 form: %2")
-                                     .arg(target, QString::fromUtf8(e.what())),
-                                 10000);
+        showLayoutMessage(QStringLiteral("Not copied: no exact %1 form: %2")
+                              .arg(target, QString::fromUtf8(e.what())),
+                          10000);
     }
 }
 
@@ -789,12 +803,12 @@ void MainWindow::copyAsTileLang() {
         try {
             code = QString::fromStdString(ts::toTileLangCode(*mapping_));
         } catch (const std::exception& e) {
-            statusBar()->showMessage(QString::fromUtf8(e.what()), 6000);
+            showLayoutMessage(QString::fromUtf8(e.what()), 6000);
         }
     }
     if (code.isEmpty()) code = editor_->text();
     QApplication::clipboard()->setText(code);
-    statusBar()->showMessage(QStringLiteral("Copied TileLang code to the clipboard"), 3000);
+    showLayoutMessage(QStringLiteral("Copied TileLang code to the clipboard"), 3000);
 }
 
 bool MainWindow::exportView(const QString& path, double scale) {

@@ -123,6 +123,9 @@ private:
     void rebuildRecentMenu();
     void rebuildSamplesMenu(QMenu* m);
     void updateStatus();
+    // A status-bar message about the active layout's text, dropped when that text changes.
+    void showLayoutMessage(const QString& text, int ms);
+    void dropLayoutMessage();
 
     DocumentModel* doc_;
     LayoutListModel* list_;
@@ -150,6 +153,7 @@ private:
     bool applyZoom_ = false;
     bool confirmOnClose_ = true;
     QString lastError_;
+    QString layoutMessage_;
     QByteArray defaultState_;
 };
 

@@ -1,14 +1,52 @@
 // ResultState (see result_state.h).
 #include "result_state.h"
 
-#include <QGraphicsOpacityEffect>
+#include <QEvent>
 #include <QLabel>
+#include <QPainter>
 #include <QWidget>
 
 namespace tsw {
 
 namespace {
 constexpr double kDimOpacity = 0.35;
+
+// Dims a view by covering it with a translucent child of its own. A QGraphicsOpacityEffect did
+// this before, but a widget with a graphics effect inside a scroll area is scrolled by copying
+// its pixels: stale copies of the dimmed view were painted over the area until it was redrawn.
+// A child widget moves and repaints with its parent like any other.
+class DimVeil : public QWidget {
+public:
+    explicit DimVeil(QWidget* view) : QWidget(view) {
+        setObjectName(QStringLiteral("resultDimVeil"));
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        setAttribute(Qt::WA_NoSystemBackground);
+        setFocusPolicy(Qt::NoFocus);
+        hide();
+        view->installEventFilter(this);
+    }
+    void setOn(bool on) {
+        if (on) {
+            setGeometry(parentWidget()->rect());
+            raise();
+        }
+        setVisible(on);
+    }
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (o == parentWidget() && e->type() == QEvent::Resize) setGeometry(parentWidget()->rect());
+        if (o == parentWidget() && e->type() == QEvent::ChildAdded && isVisible()) raise();
+        return false;
+    }
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        QColor c = parentWidget()->palette().color(QPalette::Window);
+        c.setAlphaF(1.0 - kDimOpacity);
+        p.fillRect(rect(), c);
+    }
+};
+
 const char* kErrorStyle = "color: #b00020;";
 const char* kStaleStyle = "color: #6b7280; font-style: italic;";
 } // namespace
@@ -21,14 +59,10 @@ ResultState::ResultState(QObject* parent)
 
 void ResultState::addView(QWidget* w, std::function<void(bool)> dim) {
     if (!dim) {
-        // The effect is created once and only enabled while stale: a disabled effect costs
-        // nothing when painting.
-        auto* effect = new QGraphicsOpacityEffect(w);
-        effect->setOpacity(kDimOpacity);
-        effect->setEnabled(false);
-        w->setGraphicsEffect(effect);
-        dim = [effect = QPointer<QGraphicsOpacityEffect>(effect)](bool on) {
-            if (effect) effect->setEnabled(on);
+        // The veil is created once and only shown while stale.
+        auto* veil = new DimVeil(w);
+        dim = [veil = QPointer<DimVeil>(veil)](bool on) {
+            if (veil) veil->setOn(on);
         };
     }
     views_.push_back({w, std::move(dim)});

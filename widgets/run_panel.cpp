@@ -220,6 +220,9 @@ void RunPanel::setFitAccess(bool on) {
 void RunPanel::showFitted(const QString& access, const QString& dtype) {
     const QSignalBlocker b1(access_), b2(dtype_);
     access_->setText(access);
+    access_->setPlaceholderText(access.isEmpty()
+                                    ? QStringLiteral("fitted to the layout when it runs")
+                                    : QStringLiteral("access pattern"));
     if (!dtype.isEmpty()) dtype_->setCurrentText(dtype);
 }
 QString RunPanel::dtype() const {
@@ -235,6 +238,14 @@ QString RunPanel::statusText() const {
 void RunPanel::setRunInput(const QString& describe) {
     runFor_ = describe;
     runGen_ = state_->generation(); // what this attempt reports belongs to the input as it is
+}
+
+void RunPanel::resetForProject() {
+    runFor_.clear();
+    status_->clear();
+    log_->clear();
+    fit_->setChecked(true);
+    state_->clear();
 }
 
 void RunPanel::inputChanged() {
@@ -416,6 +427,29 @@ RunPanel* runPanelOf(QWidget* w) {
     return w ? w->findChild<RunPanel*>(QStringLiteral("runPanel")) : nullptr;
 }
 
+namespace {
+constexpr std::int64_t kFitOnUiThreadCells = std::int64_t(1) << 20;
+
+std::int64_t shapeCells(const ts::Shape& s) {
+    std::int64_t n = 1;
+    for (std::int64_t e : s)
+        n *= e;
+    return n;
+}
+
+// Shows in the panel the access (and the dtype the layout text names) that a run of this
+// mapping uses while "fit the layout" is ticked; a fragment keeps the access shown.
+void fitRunAccess(RunPanel* panel, const ts::Mapping& m, const std::string& text) {
+    const auto* lay = std::get_if<ts::Layout>(&m);
+    if (!lay) return;
+    std::string dtype = ts::mappingDtype(text);
+    if (dtype.empty()) dtype = panel->dtype().toStdString();
+    const ts::SharedTile tile(*lay, dtype);
+    panel->showFitted(QString::fromStdString(ts::defaultAccess(tile)),
+                      QString::fromStdString(dtype));
+}
+} // namespace
+
 QDockWidget* installRunUi(MainWindow* w) {
     auto* ctl = new RunController(w);
     ctl->setObjectName(QStringLiteral("runController"));
@@ -451,14 +485,7 @@ QDockWidget* installRunUi(MainWindow* w) {
         // with an error, is left to the controller, which says what is wrong).
         if (panel->fitAccess()) {
             try {
-                const ts::Mapping m = ts::parseMapping(l->text);
-                if (const auto* lay = std::get_if<ts::Layout>(&m)) {
-                    std::string dtype = ts::mappingDtype(l->text);
-                    if (dtype.empty()) dtype = panel->dtype().toStdString();
-                    const ts::SharedTile tile(*lay, dtype);
-                    panel->showFitted(QString::fromStdString(ts::defaultAccess(tile)),
-                                      QString::fromStdString(dtype));
-                }
+                fitRunAccess(panel, ts::parseMapping(l->text), l->text);
             } catch (const std::exception&) {
             }
         }
@@ -481,7 +508,28 @@ QDockWidget* installRunUi(MainWindow* w) {
         if (i == doc->active()) panel->inputChanged();
     });
     QObject::connect(doc, &DocumentModel::activeChanged, panel, &RunPanel::inputChanged);
-    QObject::connect(doc, &DocumentModel::documentReset, panel, &RunPanel::inputChanged);
+    // Another project: the last run's status and the access chosen for the closed project's
+    // layouts go; the access is fitted to the new project's layouts again.
+    QObject::connect(doc, &DocumentModel::documentReset, panel, &RunPanel::resetForProject);
+    // What the access field shows is what Run and Compile Only use: while fitting, it follows
+    // the active layout as soon as that is evaluated (not only when a run starts).
+    QObject::connect(w->evaluator(), &LayoutEvaluator::finished, panel,
+                     [w, panel](const EvalResult& r) {
+                         const ts::DocLayout* l = w->document()->activeLayout();
+                         if (!panel->fitAccess() || !r.ok || !r.mapping || !l) return;
+                         if (r.text.toStdString() != l->text) return;
+                         const auto* lay = std::get_if<ts::Layout>(r.mapping.get());
+                         // A tile's addresses are computed here, on the UI thread: a huge one
+                         // is fitted when it runs (the field says so meanwhile).
+                         if (lay && shapeCells(lay->inputShape()) > kFitOnUiThreadCells) {
+                             panel->showFitted(QString(), {});
+                             return;
+                         }
+                         try {
+                             fitRunAccess(panel, *r.mapping, l->text);
+                         } catch (const std::exception&) {
+                         }
+                     });
 
     QMenu* menu = new QMenu(QStringLiteral("&Run"), w);
     menu->setObjectName(QStringLiteral("runMenu"));

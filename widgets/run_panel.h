@@ -64,6 +64,8 @@ public slots:
     void rebuildChart();
     void openSettings();
     void inputChanged();
+    // Another project was opened: the last run's status and log belong to the closed one.
+    void resetForProject();
 
 signals:
     void runRequested();

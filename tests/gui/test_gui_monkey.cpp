@@ -172,11 +172,14 @@ class TestGuiMonkey : public QObject {
         // A bank panel with totals on screen analyses this layout, or says what it analyses.
         if (auto* bank = w.findChild<BankPanel*>(); bank && bank->isVisible()) {
             const QString totals = bank->totalsText();
-            const QString source = bank->sourceText();
+            // The line that names what is analysed and the note about the active layout under it
+            // (rich text: names are HTML-escaped there).
+            const QString source = bank->sourceText() + bank->noteText();
             if (!totals.isEmpty() && !bank->errorText().isEmpty())
                 return QStringLiteral("bank totals '%1' beside the error '%2'")
                     .arg(totals, bank->errorText());
-            if (!totals.isEmpty() && !source.contains(QString::fromStdString(active->name)) &&
+            if (!totals.isEmpty() &&
+                !source.contains(QString::fromStdString(active->name).toHtmlEscaped()) &&
                 !source.contains(QStringLiteral("typed below")))
                 return QStringLiteral("bank panel analyses '%1', the active layout is '%2'")
                     .arg(source, QString::fromStdString(active->name));
