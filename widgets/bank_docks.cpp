@@ -28,7 +28,8 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
     QMenu* menu = w->menuBar()->addMenu(QStringLiteral("&Analysis"));
     QDockWidget* first = nullptr;
     auto dock = [&](const QString& title, const QString& name, QWidget* panel) {
-        auto* d = new QDockWidget(title, w);
+        // `title` carries the menu's mnemonic ("&Swizzle"); the dock's own title does not.
+        auto* d = new QDockWidget(QString(title).remove(QLatin1Char('&')), w);
         d->setObjectName(name);
         auto* scroll = new QScrollArea(d);
         scroll->setWidget(panel);
@@ -40,16 +41,17 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
         else
             first = d;
         d->hide();
+        d->toggleViewAction()->setText(title);
         menu->addAction(d->toggleViewAction());
         // An analysis is read, not glanced at: it opens tall enough for its grids' numbers.
         growWhenShown(w, d);
         return d;
     };
-    bankDock_ = dock(QStringLiteral("Bank conflicts"), QStringLiteral("bankDock"), bank_);
-    dock(QStringLiteral("Ascend UB banks"), QStringLiteral("ubDock"), ub_);
-    dock(QStringLiteral("Swizzle"), QStringLiteral("swizzleDock"), swizzle_);
-    fractalDock_ = dock(QStringLiteral("Ascend fractals"), QStringLiteral("fractalDock"), fractal_);
-    dock(QStringLiteral("Block rasterization"), QStringLiteral("rasterDock"), raster_);
+    bankDock_ = dock(QStringLiteral("&Bank conflicts"), QStringLiteral("bankDock"), bank_);
+    dock(QStringLiteral("Ascend &UB banks"), QStringLiteral("ubDock"), ub_);
+    dock(QStringLiteral("&Swizzle"), QStringLiteral("swizzleDock"), swizzle_);
+    fractalDock_ = dock(QStringLiteral("Ascend &fractals"), QStringLiteral("fractalDock"), fractal_);
+    dock(QStringLiteral("Block &rasterization"), QStringLiteral("rasterDock"), raster_);
     // The bank panel analyses the active layout when it is a T.Layout, and says so when it is
     // not (it keeps the last T.Layout it had, named as such). From the moment the active
     // layout's text changes its numbers are marked (they may be about to change), until the

@@ -309,11 +309,18 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
         std::vector<QRgb> lut(T);
         for (std::int64_t k = 0; k < T; ++k)
             lut[k] = threadColor(k).rgb();
-        for (std::int64_t c = 0; c < n; ++c)
-            d->colors[c] = lut[t.threads[c * R]];
+        // The legend lists only colours on the grid: a swatch for a thread no cell shows (lane
+        // 24 of an 8-thread fragment) would read as a claim about the layout.
+        std::vector<char> shown(std::size_t(T), 0);
+        for (std::int64_t c = 0; c < n; ++c) {
+            const std::int64_t th = t.threads[c * R];
+            d->colors[c] = lut[th];
+            shown[std::size_t(th)] = 1;
+        }
         for (int lane : {0, 8, 16, 24})
-            d->legend.push_back({threadColor(lane), QStringLiteral("lane %1").arg(lane)});
-        if (warps > 1)
+            if (lane < T && shown[std::size_t(lane)])
+                d->legend.push_back({threadColor(lane), QStringLiteral("lane %1").arg(lane)});
+        if (warps > 1 && shown[32])
             d->legend.push_back(
                 {threadColor(32), QStringLiteral("lane 0 of warp 1 (tint = warp)")});
         d->subtitle = QStringLiteral("colour: thread (hue = lane, tint = warp)");
@@ -536,7 +543,9 @@ GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view, bool check
             maxDim = std::max(maxDim, e);
         const int r = static_cast<int>(t.inputShape.size());
         d->maxLen[0] = 2 + r * digits(maxDim - 1) + (r - 1);
-        d->legend.push_back({QColor::fromRgbF(0.95, 0.95, 0.95), QStringLiteral("unused offset")});
+        if (std::count(d->src.begin(), d->src.end(), -1) > 0)
+            d->legend.push_back(
+                {QColor::fromRgbF(0.95, 0.95, 0.95), QStringLiteral("unused offset")});
         if (d->collisions)
             d->legend.push_back(
                 {QColor(Qt::transparent), countNoun(d->collisions, QStringLiteral("collision")) +

@@ -1,5 +1,7 @@
 #include "gridrenderer.h"
 
+#include "axis_labels.h"
+
 #include "grid_overview.h"
 #include "grid_svg.h"
 #include "png_fast.h"
@@ -580,24 +582,38 @@ void GridRenderer::paintHeaders(QPainter& p, const QRect& cells, const QRectF& d
     p.setFont(f);
     p.setPen(kMuted);
     QFontMetricsF fm(f);
-    // Column numbers above the grid.
+    // Column numbers above the grid, row numbers left of it: each whole or not at all, apart
+    // from its neighbours (placeAxisLabels), as on screen.
     const double colDigits = QString::number(model_.cols() - 1).size();
-    const int cstep = headerStep(fm.horizontalAdvance(QLatin1Char('0')) * colDigits + 8, cellPx);
     const double hh = headerH() * scale_;
     const double hy = g0.top() - hh;
-    for (int c = cells.left(); c < cells.left() + cells.width(); ++c) {
-        if (c % cstep) continue;
-        p.drawText(QRectF(g0.left() + c * cellPx, hy, cellPx, hh), Qt::AlignCenter,
-                   model_.colHeader(c));
-    }
-    // Row numbers left of the grid.
-    const int rstep = headerStep(fm.height() + 2, cellPx);
+    AxisLabelRequest cols;
+    cols.first = cells.left();
+    cols.last = cells.left() + cells.width() - 1;
+    cols.count = model_.cols();
+    cols.step = headerStep(fm.horizontalAdvance(QLatin1Char('0')) * colDigits + 8, cellPx);
+    cols.stripLo = g0.left() - headerW() * scale_;
+    cols.stripHi = g0.left() + model_.cols() * cellPx;
+    cols.gap = 4 * scale_;
+    cols.centre = [&](int c) { return g0.left() + (c + 0.5) * cellPx; };
+    cols.extent = [&](int c) { return fm.horizontalAdvance(model_.colHeader(c)) + 2; };
+    for (const AxisLabelSpot& s : placeAxisLabels(cols))
+        p.drawText(QRectF(s.lo, hy, s.hi - s.lo, hh), Qt::AlignCenter | Qt::TextDontClip,
+                   model_.colHeader(s.index));
     const double hw = headerW() * scale_;
-    for (int r = cells.top(); r < cells.top() + cells.height(); ++r) {
-        if (r % rstep) continue;
-        p.drawText(QRectF(g0.left() - hw, g0.top() + r * cellPx, hw - 6, cellPx),
-                   Qt::AlignRight | Qt::AlignVCenter, model_.rowHeader(r));
-    }
+    AxisLabelRequest rows;
+    rows.first = cells.top();
+    rows.last = cells.top() + cells.height() - 1;
+    rows.count = model_.rows();
+    rows.step = headerStep(fm.height() + 2, cellPx);
+    rows.stripLo = g0.top();
+    rows.stripHi = g0.top() + model_.rows() * cellPx;
+    rows.gap = 1;
+    rows.centre = [&](int r) { return g0.top() + (r + 0.5) * cellPx; };
+    rows.extent = [&](int) { return fm.height() + 2; };
+    for (const AxisLabelSpot& s : placeAxisLabels(rows))
+        p.drawText(QRectF(g0.left() - hw, s.lo, hw - 6, s.hi - s.lo),
+                   Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, model_.rowHeader(s.index));
     (void)deviceRect;
 }
 

@@ -1,5 +1,7 @@
 #include "gridview.h"
 
+#include "axis_labels.h"
+
 #include <QCursor>
 #include <QGestureEvent>
 #include <QKeyEvent>
@@ -95,6 +97,7 @@ void GridView::setModel(GridModel model, bool keepView) {
             emit cellHovered(-1, -1);
         }
     }
+    refreshToolTip();
 }
 
 void GridView::setDimmed(bool on) {
@@ -161,6 +164,24 @@ void GridView::setPresentation(double fontScale, bool highContrast) {
 
 void GridView::setCellToolTip(std::function<QString(int, int)> f) {
     cellToolTip_ = std::move(f);
+    refreshToolTip();
+}
+
+void GridView::refreshToolTip() {
+    if (tipText_.isEmpty()) return;
+    if (!QToolTip::isVisible() || QToolTip::text() != tipText_) {
+        tipText_.clear(); // someone else's tooltip, or ours went away
+        return;
+    }
+    const auto cell = underMouse() ? cellAtWidget(mapFromGlobal(QCursor::pos())) : std::nullopt;
+    const QString tip = cell ? toolTipFor(cell->y(), cell->x()) : QString();
+    if (tip.isEmpty()) {
+        QToolTip::hideText();
+        tipText_.clear();
+    } else if (tip != tipText_) {
+        QToolTip::showText(QCursor::pos(), tip, this);
+        tipText_ = tip;
+    }
 }
 
 QString GridView::toolTipFor(int row, int col) const {
@@ -335,6 +356,7 @@ void GridView::applyTransform(double scale, QPointF origin) {
     if (scale_ == oldScale && origin_ == oldOrigin) return;
     // The cell under a still mouse changes with the view (keyboard zoom, scrollbars).
     if (underMouse()) updateHover(mapFromGlobal(QCursor::pos()));
+    refreshToolTip();
     update();
     emit viewTransformChanged(scale_, origin_);
 }
@@ -393,6 +415,8 @@ void GridView::zoomToFit() {
     origin_ = QPointF(vp.left() + (vp.width() - s.width()) / 2,
                       vp.top() + (vp.height() - s.height()) / 2);
     syncScrollBars();
+    if (underMouse()) updateHover(mapFromGlobal(QCursor::pos()));
+    refreshToolTip();
     update();
     emit viewTransformChanged(scale_, origin_);
 }
@@ -479,55 +503,67 @@ void GridView::paintHeaders(QPainter& p, const Chrome& c) const {
     const int c0 = std::max(0, int(std::floor((vp.left() - g.left()) / cellPx)));
     const int c1 = std::min(m.cols() - 1, int(std::floor((vp.right() - g.left()) / cellPx)));
     p.setClipRect(colStrip);
-    auto colLabel = [&](int col, bool bold) {
-        const double cx = g.left() + (col + 0.5) * cellPx;
-        QRectF r(cx - labelW / 2 - 4, colStrip.top(), labelW + 8, colStrip.height());
-        // The numbers of the grid's first and last column move inwards rather than being cut
-        // in half (only while that edge of the grid is in view).
-        if (col == 0 && g.left() >= colStrip.left() - 0.5)
-            r.moveLeft(std::max(r.left(), colStrip.left()));
-        if (col == m.cols() - 1 && g.right() <= colStrip.right() + 0.5)
-            r.moveRight(std::min(r.right(), colStrip.right()));
-        if (bold) {
-            p.fillRect(QRectF(std::min(r.left(), g.left() + col * cellPx), r.top(),
-                              std::max(r.width(), cellPx), r.height()),
-                       contrast_ ? QColor(255, 230, 120) : QColor(0xdd, 0xe6, 0xf3));
-            p.setFont(fb);
+    // Each number whole or not at all, apart from its neighbours (placeAxisLabels); the hovered
+    // column's number always, bold.
+    auto drawSpots = [&](const std::vector<AxisLabelSpot>& spots, bool columns,
+                         std::optional<int> bold) {
+        for (const AxisLabelSpot& s : spots) {
+            const bool isBold = bold && *bold == s.index;
+            QRectF r = columns ? QRectF(s.lo, colStrip.top(), s.hi - s.lo, colStrip.height())
+                               : QRectF(rowStrip.left(), s.lo, rowStrip.width() - 5 * fontScale_,
+                                        s.hi - s.lo);
+            if (isBold) {
+                const QRectF cell =
+                    columns ? QRectF(std::min(r.left(), g.left() + s.index * cellPx), r.top(),
+                                     std::max(r.width(), cellPx), r.height())
+                            : QRectF(rowStrip.left(), std::min(r.top(), g.top() + s.index * cellPx),
+                                     rowStrip.width(), std::max(r.height(), cellPx));
+                p.fillRect(cell, contrast_ ? QColor(255, 230, 120) : QColor(0xdd, 0xe6, 0xf3));
+                p.setFont(fb);
+            }
+            p.setPen(ink);
+            p.drawText(r, columns ? Qt::AlignCenter : (Qt::AlignRight | Qt::AlignVCenter),
+                       columns ? m.colHeader(s.index) : m.rowHeader(s.index));
+            if (isBold) p.setFont(f);
         }
-        p.setPen(ink);
-        p.drawText(r, Qt::AlignCenter, m.colHeader(col));
-        if (bold) p.setFont(f);
     };
-    for (int col = (c0 / cstep) * cstep; col <= c1; col += cstep)
-        if (!hover || hover->x() != col) colLabel(col, false);
-    if (hover && hover->x() >= c0 && hover->x() <= c1) colLabel(hover->x(), true);
+    const QFontMetricsF fmb(fb);
+    AxisLabelRequest cols;
+    cols.first = c0;
+    cols.last = c1;
+    cols.count = m.cols();
+    cols.step = cstep;
+    cols.stripLo = colStrip.left();
+    cols.stripHi = colStrip.right();
+    cols.gap = 4 * fontScale_;
+    if (hover) cols.pinned = hover->x();
+    cols.centre = [&](int col) { return g.left() + (col + 0.5) * cellPx; };
+    cols.extent = [&](int col) {
+        // Bold is wider: the hovered number is measured as drawn.
+        const QFontMetricsF& mm = hover && hover->x() == col ? fmb : fm;
+        return mm.horizontalAdvance(m.colHeader(col)) + 2;
+    };
+    drawnCols_ = placeAxisLabels(cols);
+    drawSpots(drawnCols_, true, hover ? std::optional<int>(hover->x()) : std::nullopt);
 
     // Row numbers: left of the grid, or along the cell area's left edge.
     const int rstep = headerStep(fm.height() + 2, cellPx);
     const int r0 = std::max(0, int(std::floor((vp.top() - g.top()) / cellPx)));
     const int r1 = std::min(m.rows() - 1, int(std::floor((vp.bottom() - g.top()) / cellPx)));
     p.setClipRect(rowStrip);
-    auto rowLabel = [&](int row, bool bold) {
-        const double cy = g.top() + (row + 0.5) * cellPx;
-        QRectF r(rowStrip.left(), cy - fm.height() / 2 - 1, rowStrip.width() - 5 * fontScale_,
-                 fm.height() + 2);
-        if (row == 0 && g.top() >= rowStrip.top() - 0.5)
-            r.moveTop(std::max(r.top(), rowStrip.top()));
-        if (row == m.rows() - 1 && g.bottom() <= rowStrip.bottom() + 0.5)
-            r.moveBottom(std::min(r.bottom(), rowStrip.bottom()));
-        if (bold) {
-            p.fillRect(QRectF(rowStrip.left(), std::min(r.top(), g.top() + row * cellPx),
-                              rowStrip.width(), std::max(r.height(), cellPx)),
-                       contrast_ ? QColor(255, 230, 120) : QColor(0xdd, 0xe6, 0xf3));
-            p.setFont(fb);
-        }
-        p.setPen(ink);
-        p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, m.rowHeader(row));
-        if (bold) p.setFont(f);
-    };
-    for (int row = (r0 / rstep) * rstep; row <= r1; row += rstep)
-        if (!hover || hover->y() != row) rowLabel(row, false);
-    if (hover && hover->y() >= r0 && hover->y() <= r1) rowLabel(hover->y(), true);
+    AxisLabelRequest rows;
+    rows.first = r0;
+    rows.last = r1;
+    rows.count = m.rows();
+    rows.step = rstep;
+    rows.stripLo = rowStrip.top();
+    rows.stripHi = rowStrip.bottom();
+    rows.gap = 1;
+    if (hover) rows.pinned = hover->y();
+    rows.centre = [&](int row) { return g.top() + (row + 0.5) * cellPx; };
+    rows.extent = [&](int) { return fm.height() + 2; };
+    drawnRows_ = placeAxisLabels(rows);
+    drawSpots(drawnRows_, false, hover ? std::optional<int>(hover->y()) : std::nullopt);
     p.restore();
 }
 
@@ -581,6 +617,11 @@ void GridView::paintTitle(QPainter& p, const Chrome& c) const {
 void GridView::paintEvent(QPaintEvent* e) {
     QElapsedTimer t;
     t.start();
+    // Overlays change through renderer() without telling the view: a shown tooltip is checked
+    // after the repaint they ask for.
+    if (!tipText_.isEmpty()) QTimer::singleShot(0, this, &GridView::refreshToolTip);
+    drawnCols_.clear();
+    drawnRows_.clear();
     QPainter p(this);
     p.fillRect(e->rect(), contrast_ ? QColor(Qt::white) : kBackground);
     const Chrome c = chrome(scale_, origin_);
@@ -812,6 +853,7 @@ bool GridView::event(QEvent* e) {
             QToolTip::showText(he->globalPos(), tip, this);
         else
             QToolTip::hideText();
+        tipText_ = tip;
         return true;
     }
     case QEvent::Gesture: {

@@ -8,6 +8,7 @@
 // highlightChanged() can be cross-connected the same way.
 #pragma once
 
+#include "axis_labels.h"
 #include "gridrenderer.h"
 
 #include <QElapsedTimer>
@@ -79,6 +80,9 @@ public:
     QRectF cellArea() const;         // where cells are drawn (the viewport)
     QRectF gridRectOnScreen() const; // the whole grid at the current zoom (may exceed cellArea)
     QRectF columnHeaderRect() const; // empty without headers
+    // The column and row numbers the last paint drew (index and extent along the axis).
+    const std::vector<AxisLabelSpot>& drawnColumnLabels() const { return drawnCols_; }
+    const std::vector<AxisLabelSpot>& drawnRowLabels() const { return drawnRows_; }
     QRectF rowHeaderRect() const;
     QRectF titleRect() const;
     QRectF legendRect() const; // empty when hidden or nothing to show
@@ -133,6 +137,9 @@ private:
     QFont chromeFont(double px, bool bold = false) const;
     void applyTransform(double scale, QPointF origin);
     void updateHover(QPointF pos);
+    // A shown cell tooltip follows the view: after a zoom, scroll or model change it tells the
+    // cell now under the mouse, or goes.
+    void refreshToolTip();
     void clampOrigin();
     void syncScrollBars();
     void showHint(const QString& text);
@@ -149,6 +156,8 @@ private:
     bool contrast_ = false;
     QString message_, banner_, hint_, caption_;
     std::function<QString(int, int)> cellToolTip_;
+    QString tipText_; // the cell tooltip this view shows, empty when none
+    mutable std::vector<AxisLabelSpot> drawnCols_, drawnRows_;
     QScrollBar *hbar_, *vbar_;
     QTimer* hintTimer_;
     bool syncingBars_ = false;

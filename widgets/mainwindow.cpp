@@ -48,6 +48,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
@@ -504,6 +505,27 @@ QString MainWindow::samplesDirectory() {
     return embeddedSamplesDir();
 }
 
+QString MainWindow::saveAsStart(const QString& docPath, const QString& samplesDir,
+                                const QStringList& recent) {
+    const QString name =
+        docPath.isEmpty() ? QStringLiteral("untitled.tilescope.json") : QFileInfo(docPath).fileName();
+    const bool sample = docPath.startsWith(QLatin1Char(':')) ||
+                        (!samplesDir.isEmpty() && docPath.startsWith(samplesDir + QLatin1Char('/')));
+    if (!docPath.isEmpty() && !sample) return docPath;
+    // A sample (or a new project) is saved as the user's own: where the last project was, else
+    // the documents folder, never the resources or the bare working directory.
+    for (const QString& r : recent) {
+        if (r.startsWith(QLatin1Char(':')) ||
+            (!samplesDir.isEmpty() && r.startsWith(samplesDir + QLatin1Char('/'))))
+            continue;
+        const QFileInfo dir(QFileInfo(r).absolutePath());
+        if (dir.isDir() && dir.isWritable()) return QDir(dir.absoluteFilePath()).filePath(name);
+    }
+    QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (docs.isEmpty()) docs = QDir::homePath();
+    return QDir(docs).filePath(name);
+}
+
 QString MainWindow::sampleTitle(const QString& path) {
     // The project's own "title"; else its file name made readable ("swizzles" -> "Swizzles").
     QFile f(path);
@@ -615,7 +637,13 @@ bool MainWindow::openFile(const QString& path) {
     }
     recovery_->clear();
     addRecent(path);
-    statusBar()->showMessage(QStringLiteral("Opened %1").arg(path), 4000);
+    // A sample lives in the program's resources (":/tilescope/samples/…"): its title says which.
+    const QString samples = samplesDirectory();
+    statusBar()->showMessage(
+        !samples.isEmpty() && path.startsWith(samples + QLatin1Char('/'))
+            ? QStringLiteral("Opened the sample “%1”").arg(sampleTitle(path))
+            : QStringLiteral("Opened %1").arg(QDir::toNativeSeparators(path)),
+        4000);
     return true;
 }
 
@@ -645,7 +673,7 @@ bool MainWindow::save() {
 bool MainWindow::saveAs() {
     QString path = QFileDialog::getSaveFileName(
         this, QStringLiteral("Save project"),
-        doc_->filePath().isEmpty() ? QStringLiteral("untitled.tilescope.json") : doc_->filePath(),
+        saveAsStart(doc_->filePath(), samplesDirectory(), recentFiles()),
         QStringLiteral("Tilescope projects (*.tilescope.json)"));
     if (path.isEmpty()) return false;
     if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".tilescope.json");

@@ -76,6 +76,10 @@ public:
     static QString samplesDirectory();
     // A sample's menu title: its project "title", else its file name made readable.
     static QString sampleTitle(const QString& path);
+    // Where Save As starts: the project's own path; for a sample or a new project the folder of
+    // the last project the user opened or saved (not a sample), else the documents folder.
+    static QString saveAsStart(const QString& docPath, const QString& samplesDir,
+                               const QStringList& recent);
     QStringList recentFiles() const;
 
 public slots:

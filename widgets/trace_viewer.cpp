@@ -240,19 +240,36 @@ std::optional<QRgb> DiffColorOverlay::cellColor(int row, int col) const {
 }
 
 std::vector<LegendEntry> DiffColorOverlay::legend() const {
-    std::vector<LegendEntry> e;
+    // A cell with several differences is drawn in the colour of the first kind (kindColor's
+    // order), so each swatch counts the cells drawn in its colour; a kind that also occurs
+    // under another colour says how often in all (the counts line lists every kind).
+    std::int64_t drawn[4] = {0, 0, 0, 0};
+    const std::uint8_t order[4] = {ts::kDiffThread, ts::kDiffReplica, ts::kDiffSlot,
+                                   ts::kDiffShape};
+    for (const std::uint8_t bits : diff_.cells)
+        for (int k = 0; k < 4; ++k)
+            if (bits & order[k]) {
+                ++drawn[k];
+                break;
+            }
     const auto& n = diff_.counts;
-    const std::pair<std::uint8_t, std::pair<QString, std::int64_t>> kinds[] = {
-        {ts::kDiffThread, {QStringLiteral("thread differs"), n.thread}},
-        {ts::kDiffSlot,
-         {diff_.fragments ? QStringLiteral("slot differs") : QStringLiteral("offset differs"),
-          n.slot}},
-        {ts::kDiffReplica, {QStringLiteral("replica count differs"), n.replica}},
-        {ts::kDiffShape, {QStringLiteral("only on one side"), n.shape}}};
-    for (const auto& [bits, what] : kinds)
-        if (what.second > 0)
-            e.push_back({kindColor(bits).lighter(125),
-                         QStringLiteral("%1 (%2)").arg(what.first).arg(what.second)});
+    const std::int64_t total[4] = {n.thread, n.replica, n.slot, n.shape};
+    const QString names[4] = {
+        QStringLiteral("thread differs"), QStringLiteral("replica count differs"),
+        diff_.fragments ? QStringLiteral("slot differs") : QStringLiteral("offset differs"),
+        QStringLiteral("only on one side")};
+    std::vector<LegendEntry> e;
+    for (int k = 0; k < 4; ++k) {
+        if (drawn[k] == 0) continue;
+        const QString text =
+            total[k] == drawn[k]
+                ? QStringLiteral("%1 (%2)").arg(names[k]).arg(drawn[k])
+                : QStringLiteral("%1 (%2 in this colour, %3 in all)")
+                      .arg(names[k])
+                      .arg(drawn[k])
+                      .arg(total[k]);
+        e.push_back({kindColor(order[k]).lighter(125), text});
+    }
     e.push_back({QColor(235, 235, 235), QStringLiteral("same in both (faded layout colour)")});
     return e;
 }
@@ -491,12 +508,11 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     list_->setMinimumWidth(160);
     pages_ = new QStackedWidget(split);
 
-    auto* empty = new QLabel(QStringLiteral("Open a TileLang log (layout-visualization output, "
-                                            "conflict errors) or run a script."),
-                             pages_);
-    empty->setAlignment(Qt::AlignCenter);
-    empty->setWordWrap(true);
-    pages_->addWidget(empty); // 0
+    empty_ = new QLabel(pages_);
+    empty_->setObjectName(QStringLiteral("traceEmpty"));
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setWordWrap(true);
+    pages_->addWidget(empty_); // 0
 
     auto* single = new QWidget(pages_);
     auto* sl = new QVBoxLayout(single);
@@ -566,12 +582,36 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     connect(comparison_, &ComparisonView::openInEditor, this, [this](int s) { emitOpen(s); });
     connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& cur) { showRow(cur.isValid() ? cur.row() : -1); });
+    // Showing or hiding repeats rebuilds the list (and drops its current row without a signal):
+    // the event being looked at stays selected if it is still listed, else nothing is shown.
+    connect(model_, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        const QModelIndex cur = list_->currentIndex();
+        keepEvent_ = cur.isValid() && cur.row() < model_->rowCount()
+                         ? qint64(model_->event(cur.row()).index)
+                         : qint64(-1);
+    });
+    connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+        const int row = keepEvent_ >= 0 ? model_->rowOfEvent(std::size_t(keepEvent_)) : -1;
+        keepEvent_ = -1;
+        if (row >= 0)
+            list_->setCurrentIndex(model_->index(row));
+        else
+            showRow(-1);
+    });
 
     connect(importer_, &TraceImporter::reset, this, [this] {
+        // Nothing of the previous log may stay on screen: list, context line, grids, texts.
+        finishedOnce_ = false;
         model_->clear();
         autoSelected_ = false;
         lastError_.clear();
-        pages_->setCurrentIndex(0);
+        comparison_->clear();
+        single_->setModel(GridModel());
+        single_->setBanner({});
+        singleTitle_->clear();
+        text_->clear();
+        message_->clear();
+        showRow(-1);
         cancel_->setEnabled(true);
         progress_->show();
         progress_->setRange(0, 0);
@@ -592,6 +632,8 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
                 progress_->hide();
                 lastError_ = error;
                 if (cancelled) lastError_ = QStringLiteral("cancelled");
+                finishedOnce_ = true;
+                if (!list_->currentIndex().isValid()) showRow(-1);
                 updateStatus();
                 emit importFinished(cancelled, error);
             });
@@ -747,12 +789,30 @@ const Event& original(const std::vector<Event>& all, const Event& e) {
 
 } // namespace
 
-const Event* TraceViewer::conflictOfError(const Event& err) const {
+const Event* TraceViewer::conflictOnLine(const Event& err) const {
     // TileLang raises a conflict as an exception whose message repeats it on the same line.
     if (err.kind != EventKind::Error) return nullptr;
     for (const Event& c : model_->all())
-        if (c.line == err.line && isConflict(c.kind)) return &original(model_->all(), c);
+        if (c.line == err.line && isConflict(c.kind)) return &c;
     return nullptr;
+}
+
+const Event* TraceViewer::conflictOfError(const Event& err) const {
+    const Event* c = conflictOnLine(err);
+    return c ? &original(model_->all(), *c) : nullptr;
+}
+
+QString TraceViewer::emptyText() const {
+    const QString file = QFileInfo(importer_->source()).fileName();
+    if (importer_->sourceKind() == TraceImporter::Source::None || file.isEmpty())
+        return QStringLiteral("Open a TileLang log (layout-visualization output, conflict errors) "
+                              "or run a script.");
+    if (model_->eventCount() > 0) return QStringLiteral("Select an event in the list.");
+    if (!finishedOnce_ && importer_->state() != TraceImporter::State::Idle)
+        return QStringLiteral("Reading %1… no layout events in %2 so far.")
+            .arg(file, countNoun(importer_->linesRead(), QStringLiteral("line")));
+    return QStringLiteral("No layout events in %1 of %2.")
+        .arg(countNoun(importer_->linesRead(), QStringLiteral("line")), file);
 }
 
 const Event* TraceViewer::errorOfConflict(const Event& conflict) const {
@@ -798,18 +858,31 @@ void TraceViewer::showRow(int row) {
     shownName_[0] = shownName_[1] = shownText_[0] = shownText_[1] = QString();
     context_->clear();
     if (row < 0 || row >= model_->rowCount()) {
+        empty_->setText(emptyText());
         pages_->setCurrentIndex(0);
         return;
     }
     const Event& selected = model_->event(row);
-    // An exception that reports a conflict shows that conflict, with where it was raised; a
-    // conflict shows the exception that raised it, so both rows tell the same line numbers.
-    const Event* conflict = conflictOfError(selected);
-    const Event& e = conflict ? *conflict : selected;
-    const Event* raisedBy = conflict             ? &selected
-                            : isConflict(e.kind) ? errorOfConflict(original(model_->all(), e))
-                                                 : nullptr;
-    context_->setText(contextText(e, raisedBy));
+    // An exception that reports a conflict is shown as that exception (its line, where it was
+    // raised) with the grids of the conflict its own message reports; a conflict shows the
+    // exception that raised it, so both rows tell the same line numbers.
+    const Event* reported = conflictOnLine(selected);
+    const Event& e = reported ? *reported : selected;
+    const Event* raisedBy =
+        !reported && isConflict(e.kind) ? errorOfConflict(original(model_->all(), e)) : nullptr;
+    if (reported) {
+        QString t = contextText(selected, nullptr);
+        t += QStringLiteral(" &nbsp;·&nbsp; reports the %1 <code>%2</code> of ")
+                 .arg(kindWords(e.kind).toHtmlEscaped(),
+                      QString::fromStdString(e.buffer).toHtmlEscaped());
+        t += e.endLine > e.line ? QStringLiteral("lines %1–%2").arg(e.line).arg(e.endLine)
+                                : QStringLiteral("line %1").arg(e.line);
+        const Event& first = original(model_->all(), e);
+        if (&first != &e) t += QStringLiteral(" (first reported at line %1)").arg(first.line);
+        context_->setText(t);
+    } else {
+        context_->setText(contextText(e, raisedBy));
+    }
     auto [a, b] = pairOf(e);
     const QString buf = QString::fromStdString(e.buffer);
     // "A_frag current · conflict, line 2": which buffer, which side, where in the log.
@@ -906,6 +979,7 @@ QString TraceViewer::statusText() const {
 }
 
 void TraceViewer::updateStatus() {
+    if (pages_->currentIndex() == 0) empty_->setText(emptyText());
     const QString s = statusText();
     status_->setText(s);
     status_->setToolTip(s);

@@ -139,6 +139,8 @@ public:
     static QString scriptPython(QString* origin = nullptr);
     // The line above the grid: the shown event's lines, source span and raising frame.
     QString contextLine() const;
+    // What the right pane says when no event is shown: no log, none selected, or none in it.
+    QString emptyText() const;
 
 public slots:
     void openLogDialog();
@@ -155,6 +157,9 @@ private:
     void showRow(int row);
     void updateStatus();
     void emitOpen(int side);
+    // The conflict an exception's message reports (on its line), and that conflict's first
+    // report.
+    const ts::dump::Event* conflictOnLine(const ts::dump::Event& err) const;
     const ts::dump::Event* conflictOfError(const ts::dump::Event& err) const;
     const ts::dump::Event* errorOfConflict(const ts::dump::Event& conflict) const;
     QString contextText(const ts::dump::Event& shown, const ts::dump::Event* raisedBy) const;
@@ -163,6 +168,7 @@ private:
     TraceEventModel* model_;
     QListView* list_;
     QStackedWidget* pages_;
+    QLabel* empty_;
     GridView* single_;
     QLabel* singleTitle_;
     QPlainTextEdit* text_;
@@ -180,6 +186,8 @@ private:
     QString shownName_[2], shownText_[2];
     bool autoSelected_ = false;
     qint64 restoreEvent_ = -1; // event to select again after Follow re-reads the log
+    qint64 keepEvent_ = -1;    // event selected across a rebuild of the list
+    bool finishedOnce_ = false; // the current source was read to its end at least once
 };
 
 // Creates a dock with a TraceViewer in `window` (View menu toggle via the dock's action) and

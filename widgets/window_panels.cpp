@@ -7,11 +7,14 @@
 #include <QMenuBar>
 #include <QScreen>
 #include <QVariant>
+#include <algorithm>
+#include <vector>
 
 namespace tsw {
 
 namespace {
 const char* kRaiseHooked = "tilescopeRaiseHooked";
+const char* kPanelSide = "tilescopePanelSide"; // docked left/right when the menu first saw it
 }
 
 void raiseWhenOpened(QDockWidget* d) {
@@ -28,19 +31,33 @@ void raiseWhenOpened(QDockWidget* d) {
 
 void rebuildPanelsMenu(QMainWindow* w, QMenu* panels) {
     panels->clear();
-    const auto docks = w->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly);
-    // The editing panels first (left and right), then the tools docked below or floating.
-    int added = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 && added > 0) panels->addSeparator();
-        for (QDockWidget* d : docks) {
+    // A fixed order, so the menu does not reorder itself as panels open, close or move (a key
+    // pressed from memory must hit the same entry): the editing panels (docked left or right
+    // when first seen) first, then the tools below or floating; each group alphabetical.
+    struct Entry {
+        bool side;
+        QString name;
+        QDockWidget* dock;
+    };
+    std::vector<Entry> entries;
+    for (QDockWidget* d : w->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        QVariant side = d->property(kPanelSide);
+        if (!side.isValid()) {
             const Qt::DockWidgetArea a = w->dockWidgetArea(d);
-            const bool side = a == Qt::LeftDockWidgetArea || a == Qt::RightDockWidgetArea;
-            if (side != (pass == 0)) continue;
-            raiseWhenOpened(d);
-            panels->addAction(d->toggleViewAction());
-            ++added;
+            side = a == Qt::LeftDockWidgetArea || a == Qt::RightDockWidgetArea;
+            d->setProperty(kPanelSide, side);
         }
+        raiseWhenOpened(d);
+        entries.push_back(
+            {side.toBool(), d->toggleViewAction()->text().remove(QLatin1Char('&')), d});
+    }
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        if (a.side != b.side) return a.side;
+        return QString::localeAwareCompare(a.name, b.name) < 0;
+    });
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        if (k > 0 && entries[k].side != entries[k - 1].side) panels->addSeparator();
+        panels->addAction(entries[k].dock->toggleViewAction());
     }
 }
 

@@ -13,7 +13,8 @@ class QWidget;
 namespace tsw {
 
 // Fills `panels` with every dock's show/hide action and keeps it complete on every opening;
-// every dock of `w` is raised when opened (see raiseWhenOpened).
+// every dock of `w` is raised when opened (see raiseWhenOpened). The order is fixed: the panels
+// docked left or right when first listed, then the others, each group alphabetical by title.
 void setUpPanelsMenu(QMainWindow* w, QMenu* panels);
 void rebuildPanelsMenu(QMainWindow* w, QMenu* panels);
 

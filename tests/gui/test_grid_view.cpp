@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QScrollBar>
 #include <QSet>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <QtTest>
 
@@ -306,6 +307,125 @@ private slots:
             inkRows += ink;
         }
         QVERIFY2(inkRows >= 10, qPrintable(QString::number(inkRows)));
+    }
+    // A row or column number is drawn whole or not at all, apart from its neighbours: the last
+    // number of a 1024- or 4096-wide grid is not cut to "100"/"400" by the view's edge, and on a
+    // narrow grid "10" and "15" do not run together into "1015" (also with a hovered, bold
+    // number). Checked against the pixels: every inked column of the header strip lies inside a
+    // label that fits the strip.
+    void axisNumbersWholeAndApart() {
+        struct Case {
+            const char* text;
+            QSize size;
+            std::optional<QPoint> hover; // (col, row)
+        };
+        const Case cases[] = {
+            {"make_gemm_c_fragment((1024, 1024), 128)", {900, 700}, {}},
+            {"make_gemm_c_fragment((1024, 1024), 128)", {1300, 520}, QPoint(1000, 3)},
+            {"T.Layout([64, 4096], lambda i, j: i * 4096 + j)", {1100, 500}, {}},
+            {"make_gemm_c_fragment((32, 16), 128)", {260, 300}, {}},
+            {"make_gemm_c_fragment((32, 16), 128)", {200, 260}, QPoint(12, 9)},
+        };
+        for (const Case& k : cases) {
+            GridView v;
+            v.resize(k.size);
+            v.show();
+            v.setModel(gridOf(k.text));
+            if (k.hover) v.setHoveredCell(k.hover->y(), k.hover->x());
+            const QImage img = shot(v);
+            const QString what = QStringLiteral("%1 at %2x%3")
+                                     .arg(QLatin1String(k.text))
+                                     .arg(k.size.width())
+                                     .arg(k.size.height());
+            for (const auto* spots : {&v.drawnColumnLabels(), &v.drawnRowLabels()}) {
+                const bool cols = spots == &v.drawnColumnLabels();
+                const QRectF strip = cols ? v.columnHeaderRect() : v.rowHeaderRect();
+                const double lo = cols ? strip.left() : strip.top();
+                const double hi = cols ? strip.right() : strip.bottom();
+                QVERIFY2(spots->size() >= (cols ? 2u : 1u), qPrintable(what));
+                for (std::size_t i = 0; i < spots->size(); ++i) {
+                    const AxisLabelSpot& sp = (*spots)[i];
+                    QVERIFY2(sp.lo >= lo - 0.01 && sp.hi <= hi + 0.01,
+                             qPrintable(what + QStringLiteral(": number %1 cut").arg(sp.index)));
+                    if (i > 0)
+                        QVERIFY2(sp.lo >= (*spots)[i - 1].hi + 0.99,
+                                 qPrintable(what + QStringLiteral(": %1 touches %2")
+                                                       .arg(sp.index)
+                                                       .arg((*spots)[i - 1].index)));
+                }
+                if (!cols) continue;
+                // Ink in the column strip only inside the drawn labels (plus antialiasing).
+                const QRgb bg = qRgb(0xf7, 0xf8, 0xfa);
+                for (int x = int(strip.left()) + 1; x < int(strip.right()) - 1; ++x) {
+                    bool ink = false;
+                    for (int y = int(strip.top()) + 1; y < int(strip.bottom()) - 1 && !ink; ++y)
+                        ink = qGray(img.pixel(x, y)) < qGray(bg) - 80;
+                    if (!ink) continue;
+                    bool inside = false;
+                    for (const AxisLabelSpot& sp : *spots)
+                        inside = inside || (x >= sp.lo - 1 && x <= sp.hi + 1);
+                    QVERIFY2(inside, qPrintable(what + QStringLiteral(": ink at x=%1").arg(x)));
+                }
+            }
+            if (k.hover) {
+                bool hovered = false;
+                for (const AxisLabelSpot& sp : v.drawnColumnLabels())
+                    hovered = hovered || sp.index == k.hover->x();
+                QVERIFY2(hovered, qPrintable(what + QStringLiteral(": hovered number missing")));
+            }
+        }
+        // The rule itself: 16 columns of 4.5 px with a step of 5 would put "15" (moved inwards
+        // from the grid's edge) on top of "10"; it gives way instead.
+        AxisLabelRequest r;
+        r.first = 0;
+        r.last = 15;
+        r.count = 16;
+        r.step = 5;
+        r.stripLo = 0;
+        r.stripHi = 72;
+        r.centre = [](int c) { return (c + 0.5) * 4.5; };
+        r.extent = [](int c) { return c < 10 ? 8.0 : 15.0; };
+        const auto spots = placeAxisLabels(r);
+        QCOMPARE(int(spots.size()), 3);
+        QCOMPARE(spots.back().index, 10);
+    }
+
+    // A shown cell tooltip follows the view: after Ctrl++ without moving the mouse it names the
+    // cell now under the mouse or is gone, never the cell that was there before the zoom.
+    void tooltipFollowsKeyboardZoom() {
+        GridView v;
+        v.resize(700, 600);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(gridOf("make_gemm_c_fragment((16, 16), 64)"));
+        QCoreApplication::processEvents();
+        const QPoint at = v.gridRectOnScreen().topLeft().toPoint() + QPoint(40, 30);
+        QCursor::setPos(v.mapToGlobal(at)); // the mouse rests where the tooltip was asked
+        QCoreApplication::processEvents();
+        const QPoint mouse = v.mapFromGlobal(QCursor::pos());
+        const auto before = v.cellAtWidget(mouse);
+        QVERIFY(before.has_value());
+        QHelpEvent help(QEvent::ToolTip, mouse, v.mapToGlobal(mouse));
+        QApplication::sendEvent(&v, &help);
+        QVERIFY(QToolTip::isVisible());
+        const QString tipBefore = QToolTip::text();
+        QCOMPARE(tipBefore, v.toolTipFor(before->y(), before->x()));
+        for (int k = 0; k < 3; ++k)
+            v.zoomIn();
+        const auto after = v.cellAtWidget(mouse);
+        QVERIFY(after.has_value() && *after != *before);
+        QVERIFY2(!QToolTip::isVisible() ||
+                     QToolTip::text() == v.toolTipFor(after->y(), after->x()),
+                 qPrintable(QToolTip::text()));
+        // And after a new model of the same size (an edit).
+        QApplication::sendEvent(&v, &help);
+        QVERIFY(QToolTip::isVisible());
+        v.setModel(gridOf("make_gemm_c_fragment((16, 16), 32)"), true);
+        const auto cell = v.cellAtWidget(mouse);
+        QVERIFY2(!QToolTip::isVisible() ||
+                     (cell && QToolTip::text() == v.toolTipFor(cell->y(), cell->x())),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
     }
 };
 

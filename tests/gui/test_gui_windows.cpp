@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QScreen>
@@ -84,6 +85,53 @@ private slots:
         bank->toggleViewAction()->trigger(); // hide
         bank->toggleViewAction()->trigger(); // show again: in front
         QTRY_COMPARE(frontTab(w, bank), bank->windowTitle());
+    }
+
+    // View > Panels keeps one order however panels are opened, closed or floated (a key pressed
+    // from memory hits the same entry): the editing panels, then the tools, each alphabetical.
+    void panelsMenuKeepsItsOrder() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAction* panelsItem = viewAction(w, QStringLiteral("Panels"));
+        QVERIFY(panelsItem && panelsItem->menu());
+        QMenu* panels = panelsItem->menu();
+        auto order = [&] {
+            emit panels->aboutToShow();
+            QStringList names;
+            for (QAction* a : panels->actions())
+                names << (a->isSeparator() ? QStringLiteral("|") : a->text().remove('&'));
+            return names;
+        };
+        const QStringList first = order();
+        QVERIFY(first.size() >= 6);
+        QVERIFY(first.contains(QStringLiteral("Inference Trace")));
+        // Each group alphabetical.
+        QStringList group;
+        for (const QString& n : first + QStringList{QStringLiteral("|")}) {
+            if (n == QStringLiteral("|")) {
+                QStringList sorted = group;
+                std::sort(sorted.begin(), sorted.end(), [](const QString& a, const QString& b) {
+                    return QString::localeAwareCompare(a, b) < 0;
+                });
+                QCOMPARE(group, sorted);
+                group.clear();
+            } else {
+                group << n;
+            }
+        }
+        for (const char* name : {"traceDock", "bankDock", "runDock"}) {
+            QDockWidget* d = dock(w, name);
+            QVERIFY(d);
+            d->toggleViewAction()->trigger();
+            QTRY_VERIFY(d->isVisible());
+            QCOMPARE(order(), first);
+        }
+        dock(w, "bankDock")->setFloating(true);
+        QCOMPARE(order(), first);
+        dock(w, "traceDock")->toggleViewAction()->trigger();
+        QCOMPARE(order(), first);
     }
 
     void shrinksTo1024x700WithTraceAndRunOpen() {

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
 #include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -48,6 +49,8 @@ private slots:
     void runsAChildProcessAndCancels();
     void bigLogDoesNotBlockTheUi();
     void screenshotOfConflict();
+    void logWithoutEventsSaysSo();
+    void selectionShowsTheSelectedEvent();
 };
 
 void TestTraceViewer::listsEventsOfARealLog() {
@@ -110,11 +113,15 @@ void TestTraceViewer::parallelConflictCounts() {
     const auto& d = *v.comparison()->diff();
     QCOMPARE(d.counts.replica, 512);
     QVERIFY(v.comparison()->summaryText().contains(QStringLiteral("replicated vs not")));
-    // The exception that raised the conflict shows that conflict, saying where it was raised.
+    // The conflict names the exception that raised it; the exception is shown as itself, with
+    // the grids of the conflict it reports.
+    QVERIFY2(v.contextLine().contains(QStringLiteral("raised as")), qPrintable(v.contextLine()));
     int err = v.findEvent(EventKind::Error);
     QVERIFY(v.selectEvent(std::size_t(err)));
     QCOMPARE(v.pages()->currentIndex(), 2);
-    QVERIFY2(v.contextLine().contains(QStringLiteral("raised as")), qPrintable(v.contextLine()));
+    QVERIFY2(v.contextLine().startsWith(QStringLiteral("<b>error</b>")) &&
+                 v.contextLine().contains(QStringLiteral("reports the T.Parallel conflict")),
+             qPrintable(v.contextLine()));
 }
 
 // When most cells differ the differences would paint both grids one colour: the pair opens on
@@ -308,6 +315,82 @@ void TestTraceViewer::screenshotOfConflict() {
     QVERIFY(img.save(outDir() + QStringLiteral("/trace-conflict.png")));
     const QString shot = qEnvironmentVariable("TILESCOPE_SCREENSHOT_DIR");
     if (!shot.isEmpty()) QVERIFY(img.save(shot + QStringLiteral("/trace-conflict.png")));
+}
+
+// Everything in the viewer belongs to the open log: a log without layout events replaces the
+// previous log's header, grids and texts with a line saying there are none in it.
+void TestTraceViewer::logWithoutEventsSaysSo() {
+    TraceViewer v;
+    v.resize(1200, 700);
+    v.show();
+    QVERIFY(v.emptyText().startsWith(QStringLiteral("Open a TileLang log")));
+    v.openLog(logPath("flash_attn_fwd.log"));
+    QVERIFY(waitFinished(v));
+    QCOMPARE(v.pages()->currentIndex(), 1);
+    QVERIFY(!v.contextLine().isEmpty());
+    QVERIFY(!v.singleView()->model().isEmpty());
+    QTemporaryDir dir;
+    const QString plain = dir.filePath(QStringLiteral("plain.txt"));
+    {
+        QFile f(plain);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("hello\nworld\n");
+    }
+    v.openLog(plain);
+    QVERIFY(waitFinished(v));
+    QCOMPARE(v.model()->eventCount(), 0);
+    QCOMPARE(v.pages()->currentIndex(), 0);
+    QVERIFY2(v.contextLine().isEmpty(), qPrintable(v.contextLine()));
+    QVERIFY(v.currentMappingText().isEmpty());
+    QVERIFY(v.singleView()->model().isEmpty());
+    QVERIFY(!v.comparison()->diff().has_value());
+    QCOMPARE(v.emptyText(), QStringLiteral("No layout events in 2 lines of plain.txt."));
+    const auto* label = qobject_cast<QLabel*>(v.pages()->currentWidget());
+    QVERIFY(label);
+    QCOMPARE(label->text(), v.emptyText());
+    QVERIFY(v.statusText().contains(QStringLiteral("0 events")));
+}
+
+// Selecting an event always shows that event: the exception at line 51 of the transposed-gemm
+// log is shown as that exception (with the grids of the conflict its message reports, at its
+// own lines), not as the first report of the conflict at lines 1–4; showing repeats keeps the
+// selected event shown.
+void TestTraceViewer::selectionShowsTheSelectedEvent() {
+    TraceViewer v;
+    v.resize(1400, 800);
+    v.show();
+    v.openLog(logPath("conflict_gemm_transpose_A.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY2(v.contextLine().startsWith(QStringLiteral("<b>conflict</b>")),
+             qPrintable(v.contextLine()));
+    v.model()->setHideRepeats(false);
+    QCOMPARE(v.model()->rowCount(), 3);
+    // The conflict stays selected and shown across the rebuilt list.
+    QVERIFY(v.list()->currentIndex().isValid());
+    QCOMPARE(v.model()->event(v.list()->currentIndex().row()).kind, EventKind::Conflict);
+    QVERIFY(v.contextLine().contains(QStringLiteral("lines 1–4")));
+    const int err = v.findEvent(EventKind::Error);
+    QVERIFY(v.selectEvent(std::size_t(err)));
+    const auto& e = v.model()->event(v.list()->currentIndex().row());
+    QCOMPARE(e.kind, EventKind::Error);
+    QVERIFY2(v.contextLine().startsWith(QStringLiteral("<b>error</b>")),
+             qPrintable(v.contextLine()));
+    QVERIFY2(v.contextLine().contains(QStringLiteral("line %1").arg(e.line)),
+             qPrintable(v.contextLine()));
+    QVERIFY2(!v.contextLine().contains(QStringLiteral("lines 1–4")), qPrintable(v.contextLine()));
+    QVERIFY2(v.contextLine().contains(QStringLiteral("first reported at line 1")),
+             qPrintable(v.contextLine()));
+    QCOMPARE(v.pages()->currentIndex(), 2);
+    QCOMPARE(v.currentLayoutName(0), QStringLiteral("A_frag current · conflict, line %1").arg(e.line + 1));
+    // Hiding repeats again: the error is still listed and stays shown.
+    v.model()->setHideRepeats(true);
+    QVERIFY(v.list()->currentIndex().isValid());
+    QCOMPARE(v.model()->event(v.list()->currentIndex().row()).kind, EventKind::Error);
+    QVERIFY(v.contextLine().startsWith(QStringLiteral("<b>error</b>")));
+    // Moving to the conflict shows the conflict.
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::Conflict))));
+    QVERIFY(v.contextLine().startsWith(QStringLiteral("<b>conflict</b>")));
+    QCOMPARE(v.currentLayoutName(0), QStringLiteral("A_frag current · conflict, line 2"));
 }
 
 QTEST_MAIN(TestTraceViewer)
