@@ -1001,6 +1001,7 @@ void MainWindow::requestEvaluation(bool now) {
     const QString text = QString::fromStdString(l->text);
     const ViewMode v = viewModeFromString(l->view.view);
     const ColorMode c = colorModeFromString(l->view.color);
+    viewOnly_ = shownLayout_ == doc_->active() && text == shownText_ && !shownText_.isEmpty();
     if (now)
         eval_->evaluateNow(text, v, c);
     else
@@ -1028,9 +1029,27 @@ void MainWindow::onEvaluated(const EvalResult& r) {
             grid_->setZoomRelative(doc_->activeLayout()->view.zoom);
         applyZoom_ = false;
         shownLayout_ = active;
+        shownText_ = r.text;
+        undrawable_.clear();
         editor_->clearError();
         editor_->syncFields(r.text, *r.mapping);
         details_->setLayoutSummary(r.grid.title(), r.repr);
+        gridState_->publish(gen);
+        updateViewActions();
+    } else if (r.tooLarge && !r.key.isEmpty()) {
+        // The text is valid; only this view of it cannot be drawn. Not a text error: the editor
+        // stays clean and the grid says why, whole, and what can be shown instead.
+        editor_->clearError();
+        mapping_.reset();
+        grid_->setModel(GridModel());
+        undrawable_ = r.error;
+        QString msg = QStringLiteral("This view cannot be drawn (the text is valid):\n%1").arg(r.error);
+        if (r.view == ViewMode::Output)
+            msg += QStringLiteral("\n\nThe input view can: View ▸ Input View.");
+        grid_->setMessage(msg);
+        shownLayout_ = active;
+        shownText_ = r.text;
+        details_->setLayoutSummary({}, {});
         gridState_->publish(gen);
         updateViewActions();
     } else {
@@ -1062,8 +1081,10 @@ void MainWindow::onResultState() {
     editor_->setBusy(stale);
     editor_->setErrorStale(stale);
     if (stale) {
-        grid_->setBanner(shown ? QStringLiteral("Evaluating… the grid shows the previous text")
-                               : QString());
+        grid_->setBanner(!shown      ? QString()
+                         : viewOnly_ ? QStringLiteral("Drawing the new view… the grid shows the "
+                                                      "previous one")
+                                     : QStringLiteral("Evaluating… the grid shows the previous text"));
         if (!shown) grid_->setMessage(QStringLiteral("Evaluating…"));
         details_->setLayoutStale(QStringLiteral("evaluating the new text; this is the previous "
                                                 "one"));
@@ -1090,7 +1111,8 @@ void MainWindow::onResultState() {
     details_->setLayoutStale({});
     statusShape_->setStyleSheet({});
     if (st == ResultState::State::Current) {
-        statusShape_->setText(grid_->model().title());
+        statusShape_->setText(undrawable_.isEmpty() ? grid_->model().title()
+                                                    : QStringLiteral("this view cannot be drawn"));
         statusEval_->setText(lastEvalReused_
                                  ? QStringLiteral("unchanged (comments or spacing)")
                                  : QStringLiteral("evaluated in %1 ms")

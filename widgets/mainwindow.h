@@ -155,6 +155,12 @@ private:
     std::shared_ptr<const ts::Mapping> mapping_;
     int shownLayout_ = -1; // layout index the grid shows (for keep-view decisions)
     bool applyZoom_ = false;
+    // The text the grid was last drawn from, and whether the evaluation under way only changes
+    // how it is drawn (view or colour), not the text: the banner then says so.
+    QString shownText_;
+    bool viewOnly_ = false;
+    // The last evaluation's view could not be drawn (too large); the text itself is fine.
+    QString undrawable_;
     bool confirmOnClose_ = true;
     QString lastError_;
     QString layoutMessage_;

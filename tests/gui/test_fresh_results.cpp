@@ -376,6 +376,41 @@ private slots:
         QVERIFY(w.gridView()->banner().isEmpty());
     }
 
+    // A view that cannot be drawn is not a text error: switching a huge replicated fragment to
+    // the output view says, while it works, that only the view changes; then the grid says the
+    // view cannot be drawn (whole message) and offers the input view; the editor stays clean.
+    void undrawableViewIsNotATextError() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.document()->setText(0, kHuge);
+        QTRY_COMPARE_WITH_TIMEOUT(w.gridView()->model().rows(), 1024, 60000);
+        QTRY_COMPARE(w.gridState()->state(), ResultState::State::Current);
+        QStringList banners;
+        connect(w.gridState(), &ResultState::stateChanged, this, [&](ResultState::State st) {
+            if (st == ResultState::State::Stale) banners << w.gridView()->banner();
+        });
+        w.setViewMode(ViewMode::Output);
+        QTRY_VERIFY_WITH_TIMEOUT(w.gridView()->message().contains(QStringLiteral("cannot be drawn")),
+                                 60000);
+        QTRY_COMPARE(w.gridState()->state(), ResultState::State::Current);
+        for (const QString& b : banners)
+            QVERIFY2(!b.contains(QStringLiteral("previous text")), qPrintable(b));
+        QVERIFY(w.editor()->errorText().isEmpty());
+        QVERIFY(w.gridView()->message().contains(QStringLiteral("too large to draw")));
+        QVERIFY(w.gridView()->message().contains(QStringLiteral("tilescope-cli table")));
+        QVERIFY(w.gridView()->message().contains(QStringLiteral("Input View")));
+        QVERIFY(w.gridView()->model().isEmpty());
+        QVERIFY2(w.statusSummary().contains(QStringLiteral("cannot be drawn")),
+                 qPrintable(w.statusSummary()));
+        // Back to the input view: drawn again, nothing left of the message.
+        w.setViewMode(ViewMode::Input);
+        QTRY_COMPARE_WITH_TIMEOUT(w.gridView()->model().rows(), 1024, 60000);
+        QVERIFY(w.gridView()->message().isEmpty());
+        QTRY_VERIFY(!w.statusSummary().contains(QStringLiteral("cannot be drawn")));
+    }
+
     // ---------------------------------------------------------------- never freeze
 
     void editorTakesKeystrokesWhileAHugeBuiltinEvaluates() {

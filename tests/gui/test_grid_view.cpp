@@ -390,6 +390,43 @@ private slots:
         QCOMPARE(spots.back().index, 10);
     }
 
+    // A legend lists only what is on the grid: no lane 8/16/24 swatch for an 8-thread fragment
+    // or a fully replicated one (one colour), no "unused offset" for a layout that uses every
+    // offset; every swatch's colour is found on the grid.
+    void legendsListOnlyWhatIsDrawn() {
+        const char* texts[] = {
+            "T.Fragment([8, 8], forward_thread_fn=lambda i, j: i, forward_index_fn=lambda i, j: j)",
+            "make_fully_replicated_fragment((8, 8), 32)", "make_gemm_c_fragment((32, 16), 128)"};
+        for (const char* text : texts) {
+            const GridModel g = gridOf(text);
+            QSet<QRgb> onGrid;
+            for (int r = 0; r < g.rows(); ++r)
+                for (int c = 0; c < g.cols(); ++c)
+                    onGrid.insert(g.color(r, c));
+            for (const LegendEntry& e : g.legend())
+                if (e.color.alpha() == 255)
+                    QVERIFY2(onGrid.contains(e.color.rgb()),
+                             qPrintable(QLatin1String(text) + QStringLiteral(": ") + e.text));
+        }
+        const GridModel eight = gridOf(texts[0]);
+        for (const LegendEntry& e : eight.legend())
+            QVERIFY2(!e.text.contains(QStringLiteral("lane 8")), qPrintable(e.text));
+        const GridModel mma = gridOf(texts[2]);
+        QVERIFY(std::any_of(mma.legend().begin(), mma.legend().end(), [](const LegendEntry& e) {
+            return e.text.contains(QStringLiteral("warp 1"));
+        }));
+        const GridModel out = GridModel::fromMapping(
+            ts::parseMapping("T.Layout([8, 8], lambda i, j: j * 8 + i)"), ViewMode::Output,
+            ColorMode::Thread);
+        for (const LegendEntry& e : out.legend())
+            QVERIFY2(!e.text.contains(QStringLiteral("unused")), qPrintable(e.text));
+        const GridModel sparse = GridModel::fromMapping(
+            ts::parseMapping("T.Layout([8, 8], lambda i, j: i * 16 + j)"), ViewMode::Output,
+            ColorMode::Thread);
+        QVERIFY(std::any_of(sparse.legend().begin(), sparse.legend().end(),
+                            [](const LegendEntry& e) { return e.text == QStringLiteral("unused offset"); }));
+    }
+
     // A shown cell tooltip follows the view: after Ctrl++ without moving the mouse it names the
     // cell now under the mouse or is gone, never the cell that was there before the zoom.
     void tooltipFollowsKeyboardZoom() {

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -51,6 +52,7 @@ private slots:
     void screenshotOfConflict();
     void logWithoutEventsSaysSo();
     void selectionShowsTheSelectedEvent();
+    void diffLegendCountsWhatIsDrawn();
 };
 
 void TestTraceViewer::listsEventsOfARealLog() {
@@ -391,6 +393,35 @@ void TestTraceViewer::selectionShowsTheSelectedEvent() {
     QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::Conflict))));
     QVERIFY(v.contextLine().startsWith(QStringLiteral("<b>conflict</b>")));
     QCOMPARE(v.currentLayoutName(0), QStringLiteral("A_frag current · conflict, line 2"));
+}
+
+// Each swatch of the differences legend counts the cells drawn in its colour: in the reduce
+// conflict most replica-count cells also differ in thread and are drawn red, so "replica count
+// differs" must not claim all of them.
+void TestTraceViewer::diffLegendCountsWhatIsDrawn() {
+    TraceViewer v;
+    v.resize(1400, 800);
+    v.show();
+    v.openLog(logPath("conflict_reduce.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ReduceConflict))));
+    ComparisonView* c = v.comparison();
+    QVERIFY(c->diff().has_value());
+    c->setMode(ComparisonView::Mode::Differences);
+    const ts::LayoutDiff& d = *c->diff();
+    DiffColorOverlay overlay(d, c->left()->model());
+    QHash<QRgb, qint64> drawn;
+    for (qint64 r = 0; r < d.rows; ++r)
+        for (qint64 k = 0; k < d.cols; ++k)
+            if (d.at(r, k)) ++drawn[*overlay.cellColor(int(r), int(k))];
+    int checked = 0;
+    for (const LegendEntry& e : overlay.legend()) {
+        if (e.text.startsWith(QStringLiteral("same"))) continue;
+        const QString n = e.text.section(QLatin1Char('('), 1).section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
+        QCOMPARE(n.toLongLong(), drawn.value(e.color.rgb()));
+        ++checked;
+    }
+    QVERIFY(checked >= 2);
 }
 
 QTEST_MAIN(TestTraceViewer)
