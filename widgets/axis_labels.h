@@ -11,18 +11,18 @@
 namespace tsw {
 
 struct AxisLabelSpot {
-    int index = 0;    // row or column
-    double lo = 0;    // start of the label along the axis
-    double hi = 0;    // end of the label along the axis
+    int index = 0; // row or column
+    double lo = 0; // start of the label along the axis
+    double hi = 0; // end of the label along the axis
 };
 
 struct AxisLabelRequest {
     int first = 0, last = -1; // indices in view (inclusive)
     int count = 0;            // indices on the whole axis (the first and last may move inwards)
     int step = 1;             // draw multiples of step
-    double stripLo = 0, stripHi = 0; // where labels may be drawn
-    double gap = 4;                  // least space between two labels
-    std::optional<int> pinned;       // the hovered index: always drawn, moved inwards to fit
+    double stripLo = 0, stripHi = 0;   // where labels may be drawn
+    double gap = 4;                    // least space between two labels
+    std::optional<int> pinned;         // the hovered index: always drawn, moved inwards to fit
     std::function<double(int)> centre; // centre of index's cell along the axis
     std::function<double(int)> extent; // the label's length along the axis
 };

@@ -50,7 +50,8 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
     bankDock_ = dock(QStringLiteral("&Bank conflicts"), QStringLiteral("bankDock"), bank_);
     dock(QStringLiteral("Ascend &UB banks"), QStringLiteral("ubDock"), ub_);
     dock(QStringLiteral("&Swizzle"), QStringLiteral("swizzleDock"), swizzle_);
-    fractalDock_ = dock(QStringLiteral("Ascend &fractals"), QStringLiteral("fractalDock"), fractal_);
+    fractalDock_ =
+        dock(QStringLiteral("Ascend &fractals"), QStringLiteral("fractalDock"), fractal_);
     dock(QStringLiteral("Block &rasterization"), QStringLiteral("rasterDock"), raster_);
     // The bank panel analyses the active layout when it is a T.Layout, and says so when it is
     // not (it keeps the last T.Layout it had, named as such). From the moment the active

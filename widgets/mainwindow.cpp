@@ -507,10 +507,11 @@ QString MainWindow::samplesDirectory() {
 
 QString MainWindow::saveAsStart(const QString& docPath, const QString& samplesDir,
                                 const QStringList& recent) {
-    const QString name =
-        docPath.isEmpty() ? QStringLiteral("untitled.tilescope.json") : QFileInfo(docPath).fileName();
-    const bool sample = docPath.startsWith(QLatin1Char(':')) ||
-                        (!samplesDir.isEmpty() && docPath.startsWith(samplesDir + QLatin1Char('/')));
+    const QString name = docPath.isEmpty() ? QStringLiteral("untitled.tilescope.json")
+                                           : QFileInfo(docPath).fileName();
+    const bool sample =
+        docPath.startsWith(QLatin1Char(':')) ||
+        (!samplesDir.isEmpty() && docPath.startsWith(samplesDir + QLatin1Char('/')));
     if (!docPath.isEmpty() && !sample) return docPath;
     // A sample (or a new project) is saved as the user's own: where the last project was, else
     // the documents folder, never the resources or the bare working directory.
@@ -639,11 +640,10 @@ bool MainWindow::openFile(const QString& path) {
     addRecent(path);
     // A sample lives in the program's resources (":/tilescope/samples/…"): its title says which.
     const QString samples = samplesDirectory();
-    statusBar()->showMessage(
-        !samples.isEmpty() && path.startsWith(samples + QLatin1Char('/'))
-            ? QStringLiteral("Opened the sample “%1”").arg(sampleTitle(path))
-            : QStringLiteral("Opened %1").arg(QDir::toNativeSeparators(path)),
-        4000);
+    statusBar()->showMessage(!samples.isEmpty() && path.startsWith(samples + QLatin1Char('/'))
+                                 ? QStringLiteral("Opened the sample “%1”").arg(sampleTitle(path))
+                                 : QStringLiteral("Opened %1").arg(QDir::toNativeSeparators(path)),
+                             4000);
     return true;
 }
 
@@ -1043,7 +1043,8 @@ void MainWindow::onEvaluated(const EvalResult& r) {
         mapping_.reset();
         grid_->setModel(GridModel());
         undrawable_ = r.error;
-        QString msg = QStringLiteral("This view cannot be drawn (the text is valid):\n%1").arg(r.error);
+        QString msg =
+            QStringLiteral("This view cannot be drawn (the text is valid):\n%1").arg(r.error);
         if (r.view == ViewMode::Output)
             msg += QStringLiteral("\n\nThe input view can: View ▸ Input View.");
         grid_->setMessage(msg);
@@ -1081,10 +1082,11 @@ void MainWindow::onResultState() {
     editor_->setBusy(stale);
     editor_->setErrorStale(stale);
     if (stale) {
-        grid_->setBanner(!shown      ? QString()
-                         : viewOnly_ ? QStringLiteral("Drawing the new view… the grid shows the "
-                                                      "previous one")
-                                     : QStringLiteral("Evaluating… the grid shows the previous text"));
+        grid_->setBanner(!shown ? QString()
+                         : viewOnly_
+                             ? QStringLiteral("Drawing the new view… the grid shows the "
+                                              "previous one")
+                             : QStringLiteral("Evaluating… the grid shows the previous text"));
         if (!shown) grid_->setMessage(QStringLiteral("Evaluating…"));
         details_->setLayoutStale(QStringLiteral("evaluating the new text; this is the previous "
                                                 "one"));

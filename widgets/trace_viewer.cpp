@@ -261,13 +261,12 @@ std::vector<LegendEntry> DiffColorOverlay::legend() const {
     std::vector<LegendEntry> e;
     for (int k = 0; k < 4; ++k) {
         if (drawn[k] == 0) continue;
-        const QString text =
-            total[k] == drawn[k]
-                ? QStringLiteral("%1 (%2)").arg(names[k]).arg(drawn[k])
-                : QStringLiteral("%1 (%2 in this colour, %3 in all)")
-                      .arg(names[k])
-                      .arg(drawn[k])
-                      .arg(total[k]);
+        const QString text = total[k] == drawn[k]
+                                 ? QStringLiteral("%1 (%2)").arg(names[k]).arg(drawn[k])
+                                 : QStringLiteral("%1 (%2 in this colour, %3 in all)")
+                                       .arg(names[k])
+                                       .arg(drawn[k])
+                                       .arg(total[k]);
         e.push_back({kindColor(order[k]).lighter(125), text});
     }
     e.push_back({QColor(235, 235, 235), QStringLiteral("same in both (faded layout colour)")});

@@ -185,8 +185,8 @@ private:
     // What is shown: names and mapping texts per side.
     QString shownName_[2], shownText_[2];
     bool autoSelected_ = false;
-    qint64 restoreEvent_ = -1; // event to select again after Follow re-reads the log
-    qint64 keepEvent_ = -1;    // event selected across a rebuild of the list
+    qint64 restoreEvent_ = -1;  // event to select again after Follow re-reads the log
+    qint64 keepEvent_ = -1;     // event selected across a rebuild of the list
     bool finishedOnce_ = false; // the current source was read to its end at least once
 };
 

@@ -15,7 +15,7 @@ namespace tsw {
 namespace {
 const char* kRaiseHooked = "tilescopeRaiseHooked";
 const char* kPanelSide = "tilescopePanelSide"; // docked left/right when the menu first saw it
-}
+} // namespace
 
 void raiseWhenOpened(QDockWidget* d) {
     if (!d || d->property(kRaiseHooked).toBool()) return;

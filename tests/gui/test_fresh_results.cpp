@@ -392,8 +392,8 @@ private slots:
             if (st == ResultState::State::Stale) banners << w.gridView()->banner();
         });
         w.setViewMode(ViewMode::Output);
-        QTRY_VERIFY_WITH_TIMEOUT(w.gridView()->message().contains(QStringLiteral("cannot be drawn")),
-                                 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.gridView()->message().contains(QStringLiteral("cannot be drawn")), 60000);
         QTRY_COMPARE(w.gridState()->state(), ResultState::State::Current);
         for (const QString& b : banners)
             QVERIFY2(!b.contains(QStringLiteral("previous text")), qPrintable(b));

@@ -415,16 +415,18 @@ private slots:
         QVERIFY(std::any_of(mma.legend().begin(), mma.legend().end(), [](const LegendEntry& e) {
             return e.text.contains(QStringLiteral("warp 1"));
         }));
-        const GridModel out = GridModel::fromMapping(
-            ts::parseMapping("T.Layout([8, 8], lambda i, j: j * 8 + i)"), ViewMode::Output,
-            ColorMode::Thread);
+        const GridModel out =
+            GridModel::fromMapping(ts::parseMapping("T.Layout([8, 8], lambda i, j: j * 8 + i)"),
+                                   ViewMode::Output, ColorMode::Thread);
         for (const LegendEntry& e : out.legend())
             QVERIFY2(!e.text.contains(QStringLiteral("unused")), qPrintable(e.text));
-        const GridModel sparse = GridModel::fromMapping(
-            ts::parseMapping("T.Layout([8, 8], lambda i, j: i * 16 + j)"), ViewMode::Output,
-            ColorMode::Thread);
-        QVERIFY(std::any_of(sparse.legend().begin(), sparse.legend().end(),
-                            [](const LegendEntry& e) { return e.text == QStringLiteral("unused offset"); }));
+        const GridModel sparse =
+            GridModel::fromMapping(ts::parseMapping("T.Layout([8, 8], lambda i, j: i * 16 + j)"),
+                                   ViewMode::Output, ColorMode::Thread);
+        QVERIFY(
+            std::any_of(sparse.legend().begin(), sparse.legend().end(), [](const LegendEntry& e) {
+                return e.text == QStringLiteral("unused offset");
+            }));
     }
 
     // A shown cell tooltip follows the view: after Ctrl++ without moving the mouse it names the
@@ -451,8 +453,7 @@ private slots:
             v.zoomIn();
         const auto after = v.cellAtWidget(mouse);
         QVERIFY(after.has_value() && *after != *before);
-        QVERIFY2(!QToolTip::isVisible() ||
-                     QToolTip::text() == v.toolTipFor(after->y(), after->x()),
+        QVERIFY2(!QToolTip::isVisible() || QToolTip::text() == v.toolTipFor(after->y(), after->x()),
                  qPrintable(QToolTip::text()));
         // And after a new model of the same size (an edit).
         QApplication::sendEvent(&v, &help);

@@ -8,9 +8,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
-#include <QRegularExpression>
 #include <QListView>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTemporaryDir>
@@ -383,7 +383,8 @@ void TestTraceViewer::selectionShowsTheSelectedEvent() {
     QVERIFY2(v.contextLine().contains(QStringLiteral("first reported at line 1")),
              qPrintable(v.contextLine()));
     QCOMPARE(v.pages()->currentIndex(), 2);
-    QCOMPARE(v.currentLayoutName(0), QStringLiteral("A_frag current · conflict, line %1").arg(e.line + 1));
+    QCOMPARE(v.currentLayoutName(0),
+             QStringLiteral("A_frag current · conflict, line %1").arg(e.line + 1));
     // Hiding repeats again: the error is still listed and stays shown.
     v.model()->setHideRepeats(true);
     QVERIFY(v.list()->currentIndex().isValid());
@@ -417,7 +418,8 @@ void TestTraceViewer::diffLegendCountsWhatIsDrawn() {
     int checked = 0;
     for (const LegendEntry& e : overlay.legend()) {
         if (e.text.startsWith(QStringLiteral("same"))) continue;
-        const QString n = e.text.section(QLatin1Char('('), 1).section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
+        const QString n = e.text.section(QLatin1Char('('), 1)
+                              .section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
         QCOMPARE(n.toLongLong(), drawn.value(e.color.rgb()));
         ++checked;
     }
