@@ -361,7 +361,7 @@ private:
                      "refuses an integer here",
                  at);
         if (auto* b = std::get_if<bool>(&a.v)) return {!*b};
-        return {unary(Op::Not, toExpr(a, at))};
+        return {ts::unary(Op::Not, toExpr(a, at))};
     }
 
     // T.bool(x) and T.Cast("bool", x): TVM accepts truth values and the constants 0 and 1 (any
@@ -379,7 +379,7 @@ private:
     // that it still prints as an integer.
     Value toInteger(const Value& v, const NodePtr& at) const {
         if (auto* b = std::get_if<bool>(&v.v)) return {std::int64_t{*b}};
-        if (isTruth(v)) return {unary(Op::Cast, std::get<Expr>(v.v))};
+        if (isTruth(v)) return {ts::unary(Op::Cast, std::get<Expr>(v.v))};
         return asIntOrExpr(v, at);
     }
 
