@@ -617,6 +617,7 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
         updateStatus();
     });
     connect(importer_, &TraceImporter::eventsReady, this, &TraceViewer::onEvents);
+    empty_->setText(emptyText());
     connect(importer_, &TraceImporter::progress, this, [this](qint64 b, qint64, qint64 total) {
         if (total > 0) {
             progress_->setRange(0, 1000);

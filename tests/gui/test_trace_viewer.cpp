@@ -326,6 +326,7 @@ void TestTraceViewer::logWithoutEventsSaysSo() {
     v.resize(1200, 700);
     v.show();
     QVERIFY(v.emptyText().startsWith(QStringLiteral("Open a TileLang log")));
+    QCOMPARE(qobject_cast<QLabel*>(v.pages()->currentWidget())->text(), v.emptyText());
     v.openLog(logPath("flash_attn_fwd.log"));
     QVERIFY(waitFinished(v));
     QCOMPARE(v.pages()->currentIndex(), 1);
