@@ -829,6 +829,9 @@ QString TraceViewer::contextText(const Event& shown, const Event* raisedBy) cons
     QStringList parts;
     QString head = QStringLiteral("<b>%1</b>").arg(kindWords(shown.kind).toHtmlEscaped());
     if (!shown.buffer.empty()) head += QLatin1Char(' ') + code(shown.buffer);
+    // An exception names its type ("tvm.error.InternalError"), as its row in the list does.
+    if (shown.kind == EventKind::Error && !shown.message.empty())
+        head += QLatin1Char(' ') + code(shown.message.substr(0, shown.message.find(':')));
     parts << head;
     parts << (shown.endLine > shown.line
                   ? QStringLiteral("lines %1–%2").arg(shown.line).arg(shown.endLine)
