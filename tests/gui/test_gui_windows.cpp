@@ -7,6 +7,7 @@
 #include "run_panel.h"
 #include "window_panels.h"
 
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
@@ -14,7 +15,9 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QStandardPaths>
 #include <QTabBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace tsw;
@@ -132,6 +135,24 @@ private slots:
         QCOMPARE(order(), first);
         dock(w, "traceDock")->toggleViewAction()->trigger();
         QCOMPARE(order(), first);
+    }
+
+    // Save As of a sample starts in the user's last folder or documents folder (not the
+    // program's resources, which a file dialog shows as "Computer"); the user's own project
+    // starts at its own path.
+    void saveAsStartsInTheUsersFolder() {
+        const QString samples = QStringLiteral(":/tilescope/samples");
+        const QString sample = samples + QStringLiteral("/swizzles.tilescope.json");
+        const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        QCOMPARE(MainWindow::saveAsStart(sample, samples, {}),
+                 QDir(docs).filePath(QStringLiteral("swizzles.tilescope.json")));
+        QTemporaryDir mine;
+        const QString own = mine.filePath(QStringLiteral("mine.tilescope.json"));
+        QCOMPARE(MainWindow::saveAsStart(sample, samples, {sample, own}),
+                 QDir(mine.path()).filePath(QStringLiteral("swizzles.tilescope.json")));
+        QCOMPARE(MainWindow::saveAsStart(own, samples, {}), own);
+        QCOMPARE(MainWindow::saveAsStart(QString(), samples, {}),
+                 QDir(docs).filePath(QStringLiteral("untitled.tilescope.json")));
     }
 
     void shrinksTo1024x700WithTraceAndRunOpen() {
