@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -13,7 +15,13 @@ inline QTemporaryDir& guiTestDir() {
 inline void guiTestSetUp() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("TilescopeTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("TilescopeTest"));
+    // Each test binary has its own settings, empty at its start: the window saves its panels,
+    // recent files and run history on close, and one test (the monkey opens panels at random)
+    // must not decide what another test's window shows first.
+    QCoreApplication::setApplicationName(
+        QStringLiteral("TilescopeTest-") +
+        QFileInfo(QCoreApplication::applicationFilePath()).baseName());
+    QSettings().clear();
     qputenv("TILESCOPE_NO_DIALOGS", "1");
     qputenv("TILESCOPE_RECOVERY_DIR",
             (guiTestDir().path() + QStringLiteral("/recovery")).toLocal8Bit());
