@@ -5,6 +5,7 @@
 // whole document that recovery offers, and the export either absent or a complete PNG.
 #include "documentmodel.h"
 #include "recovery.h"
+#include "test_process_helpers.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -24,11 +25,6 @@
 using namespace tsw;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 // The active layout's text of a project file, or a null string when the file is not a whole
 // project.

@@ -3,6 +3,7 @@
 // start it again answering the recovery prompt (TILESCOPE_RECOVERY_ANSWER=recover) and check
 // that the second process holds the edit (its own autosave of the recovered document carries
 // the edited text) while the project file on disk was never touched.
+#include "test_process_helpers.h"
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -17,25 +18,9 @@ namespace {
 
 const QString kEdit = QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))  # kill-test-edit");
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // Recovery files (not their .meta.json) in dir.
 QStringList recoveryFiles(const QString& dir) {
     return QDir(dir).entryList({QStringLiteral("*.tilescope.json")}, QDir::Files, QDir::Name);
-}
-
-// Waits (processing events) until pred() holds or ms elapse.
-template <class P> bool waitFor(P pred, int ms) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms) {
-        if (pred()) return true;
-        QTest::qWait(100);
-    }
-    return pred();
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // reports alive), and a recovery file whose recorded PID now belongs to an unrelated live process
 // (PID reuse). Both must be offered for recovery; a file whose owner is running must not.
 #include "recovery.h"
+#include "test_process_helpers.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -19,21 +20,6 @@
 using namespace tsw;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-template <class P> bool waitFor(P pred, int ms) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms) {
-        if (pred()) return true;
-        QTest::qWait(100);
-    }
-    return pred();
-}
 
 // The state letter of /proc/<pid>/stat ('Z' for a zombie), or 0.
 char procState(qint64 pid) {
