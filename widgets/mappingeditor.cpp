@@ -189,6 +189,7 @@ MappingEditor::MappingEditor(QWidget* parent) : QWidget(parent) {
         onBuiltinEdited();
     });
     tabs_->addTab(scrolled(bPage), QStringLiteral("Builtin"));
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] { showErrorText(); });
 
     // Error line.
     auto* status = new QHBoxLayout;
@@ -533,8 +534,8 @@ void MappingEditor::syncFromText(const QString& text) {
 void MappingEditor::setError(int column, const QString& message, const QString& details) {
     setErrorStale(false);
     errorColumn_ = column;
-    error_->setText(column > 0 ? QStringLiteral("⚠ column %1: %2").arg(column).arg(message)
-                               : QStringLiteral("⚠ %1").arg(message));
+    errorMessage_ = message;
+    showErrorText();
     error_->setToolTip(details.isEmpty() ? message : details);
     QList<QTextEdit::ExtraSelection> sels;
     if (column > 0) {
@@ -562,9 +563,23 @@ void MappingEditor::setError(int column, const QString& message, const QString& 
     code_->setExtraSelections(sels);
 }
 
+// A column counts in the code; the Fields and Builtin pages do not show it, so there the
+// message says where the column is.
+void MappingEditor::showErrorText() {
+    if (errorMessage_.isEmpty()) return error_->clear();
+    if (errorColumn_ <= 0) return error_->setText(QStringLiteral("⚠ %1").arg(errorMessage_));
+    const bool codeShown = tabs_->currentIndex() == 0;
+    error_->setText(codeShown
+                        ? QStringLiteral("⚠ column %1: %2").arg(errorColumn_).arg(errorMessage_)
+                        : QStringLiteral("⚠ %1 (column %2 of the text on the Code page)")
+                              .arg(errorMessage_)
+                              .arg(errorColumn_));
+}
+
 void MappingEditor::clearError() {
     setErrorStale(false);
     errorColumn_ = 0;
+    errorMessage_.clear();
     error_->clear();
     error_->setToolTip({});
     code_->setExtraSelections({});

@@ -99,6 +99,8 @@ private:
     bool updating_ = false;
     QString lastEmitted_;
     int errorColumn_ = 0;
+    QString errorMessage_; // the current error, without its place
+    void showErrorText();
     bool errorStale_ = false;
 };
 

@@ -93,6 +93,25 @@ private slots:
         QVERIFY(!w.gridView()->banner().isEmpty()); // "showing the last valid layout"
     }
 
+    // The Fields and Builtin pages do not show the code, so an error's column is said to be on
+    // the Code page there.
+    void errorColumnNamesTheCodePageElsewhere() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.document()->setText(0, QStringLiteral("make_gemm_c_fragment((32, 32), 128) +"));
+        QTRY_VERIFY(w.editor()->errorColumn() > 0);
+        const QString col = QStringLiteral("column %1").arg(w.editor()->errorColumn());
+        QVERIFY(w.editor()->errorText().startsWith(QStringLiteral("⚠ ") + col));
+        w.editor()->tabs()->setCurrentIndex(2);
+        QVERIFY2(
+            w.editor()->errorText().contains(col + QStringLiteral(" of the text on the Code page")),
+            qPrintable(w.editor()->errorText()));
+        w.editor()->tabs()->setCurrentIndex(0);
+        QVERIFY(w.editor()->errorText().startsWith(QStringLiteral("⚠ ") + col));
+    }
+
     void fieldsAndBuiltinWriteText() {
         MainWindow w;
         w.setConfirmOnClose(false);
