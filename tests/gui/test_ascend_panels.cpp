@@ -17,26 +17,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_screenshots.h"
+
 #include <fstream>
 
 using namespace tsw;
 
 namespace {
-QString shotDir() {
-    if (qEnvironmentVariableIntValue("TILESCOPE_SCREENSHOTS"))
-        return QStringLiteral(TILESCOPE_SOURCE_DIR "/docs/screenshots");
-    QString d = qEnvironmentVariable("TILESCOPE_TEST_OUT", QDir::tempPath());
-    QDir().mkpath(d);
-    return d;
-}
-void shoot(QWidget* w, const QString& name, QSize size) {
-    w->resize(size);
-    w->show();
-    QCoreApplication::processEvents();
-    QTest::qWait(50);
-    QCoreApplication::processEvents();
-    QVERIFY(w->grab().save(shotDir() + QLatin1Char('/') + name));
-}
 // msprof op's two CSVs, in the documented column layout, with made-up values.
 void writeMsprof(const QString& dir) {
     QDir().mkpath(dir + QStringLiteral("/OPPROF_20261201070000_ABCD"));

@@ -25,25 +25,9 @@
 #include <QTableWidget>
 #include <QtTest>
 
-using namespace tsw;
+#include "test_screenshots.h"
 
-namespace {
-QString shotDir() {
-    if (qEnvironmentVariableIntValue("TILESCOPE_SCREENSHOTS"))
-        return QStringLiteral(TILESCOPE_SOURCE_DIR "/docs/screenshots");
-    QString d = qEnvironmentVariable("TILESCOPE_TEST_OUT", QDir::tempPath());
-    QDir().mkpath(d);
-    return d;
-}
-void shoot(QWidget* w, const QString& name, QSize size) {
-    w->resize(size);
-    w->show();
-    QCoreApplication::processEvents();
-    QTest::qWait(50);
-    QCoreApplication::processEvents();
-    QVERIFY(w->grab().save(shotDir() + QLatin1Char('/') + name));
-}
-} // namespace
+using namespace tsw;
 
 class TestBankPanels : public QObject {
     Q_OBJECT
