@@ -10,7 +10,8 @@ namespace tsw {
 
 ExportJob::ExportJob(GridRenderer renderer, QString path, double scale, QWidget* dialogParent,
                      int showAfterMs)
-    : renderer_(std::move(renderer)), path_(std::move(path)), scale_(scale),
+    // Owned by the dialog's parent (the window) so that a job nobody replaces is freed with it.
+    : QObject(dialogParent), renderer_(std::move(renderer)), path_(std::move(path)), scale_(scale),
       progress_(std::make_shared<ExportProgress>()), parent_(dialogParent), poll_(new QTimer(this)),
       showAfterMs_(showAfterMs) {
     poll_->setInterval(50);
