@@ -171,6 +171,11 @@ private:
             if (c == 0) throw InputError("index inference: division by zero in the thread map");
             if (c == 1) return div ? a : Val::ofPlain(constant(0));
             if (c < 0) unsupported("a '//' or '%' by a negative constant");
+            // A variable subtracted under `//` or `%`: TVM's simplifier reduces some negative
+            // coefficients modulo the divisor depending on how the sum was written, and its
+            // rewriter then builds splits of negative extent; neither is reproduced here.
+            if (negativeScale(a))
+                unsupported("a variable subtracted (a negative scale) under '//' or '%'");
             std::optional<Sum> pre = preprocessDividend(a);
             if (!pre) return Val::ofPlain(e);
             std::optional<Val> r = div ? splitFloorDivConst(pre->args[0], pre->base, c)
@@ -184,6 +189,14 @@ private:
                 if (*operand) visit(*operand);
             return Val::ofPlain(e);
         }
+    }
+
+    static bool negativeScale(const Val& v) {
+        if (v.kind == Val::SplitK) return !v.split.symbolicScale && v.split.scale < 0;
+        if (v.kind != Val::SumK) return false;
+        for (const Split& s : v.sum.args)
+            if (!s.symbolicScale && s.scale < 0) return true;
+        return false;
     }
 
     static void addToLhs(Sum& lhs, Split rhs, int sign) {

@@ -28,6 +28,47 @@ public:
     }
 
 private:
+    static std::int64_t floorDiv(std::int64_t a, std::int64_t c) {
+        return a >= 0 ? a / c : -((-a + c - 1) / c);
+    }
+
+    static int bitLength(std::int64_t v) {
+        int n = 0;
+        for (; v > 0; v >>= 1)
+            ++n;
+        return n;
+    }
+
+    // TVM's constant-integer bounds of the bitwise operators on non-negative operands (the only
+    // ones it bounds): `&` by the smaller maximum, `|` and `^` by the next power of two, shifts
+    // by shifting the ends.
+    static std::optional<Range> bitwiseRange(Op op, std::optional<Range> a,
+                                             std::optional<Range> b) {
+        if (!a || !b) {
+            if (op == Op::BitAnd) {
+                if (b && b->lo >= 0) return Range{0, b->hi};
+                if (a && a->lo >= 0) return Range{0, a->hi};
+            }
+            return std::nullopt;
+        }
+        if (op == Op::BitAnd) {
+            if (a->lo >= 0 && b->lo >= 0) return Range{0, std::min(a->hi, b->hi)};
+            if (b->lo >= 0) return Range{0, b->hi};
+            if (a->lo >= 0) return Range{0, a->hi};
+            return std::nullopt;
+        }
+        if (a->lo < 0 || b->lo < 0) return std::nullopt;
+        if (op == Op::BitOr || op == Op::BitXor) {
+            const int bits = bitLength(std::max(a->hi, b->hi));
+            if (bits >= 40) return std::nullopt;
+            return Range{0, (std::int64_t{1} << bits) - 1};
+        }
+        if (b->hi >= 40) return std::nullopt;
+        if (op == Op::Shr) return Range{a->lo >> b->hi, a->hi >> b->lo};
+        if (bitLength(a->hi) + b->hi >= 40) return std::nullopt;
+        return Range{a->lo << b->lo, a->hi << b->hi};
+    }
+
     std::optional<Range> range(const Expr& e) {
         std::int64_t c;
         if (isConst(e, &c)) return Range{c, c};
@@ -56,15 +97,22 @@ private:
         }
         case Op::FloorDiv: {
             auto a = range(e->a);
-            if (!a || !isConst(e->b, &c) || c <= 0 || a->lo < 0) return std::nullopt;
-            return Range{a->lo / c, a->hi / c};
+            if (!a || !isConst(e->b, &c) || c <= 0) return std::nullopt;
+            return Range{floorDiv(a->lo, c), floorDiv(a->hi, c)};
         }
         case Op::FloorMod: {
+            // TVM's bound: [0, min(a.max, c - 1)] for a non-negative a, else [0, c - 1].
             if (!isConst(e->b, &c) || c <= 0) return std::nullopt;
             auto a = range(e->a);
-            if (a && a->lo >= 0 && a->hi < c) return a;
+            if (a && a->lo >= 0) return Range{0, std::min(a->hi, c - 1)};
             return Range{0, c - 1};
         }
+        case Op::BitAnd:
+        case Op::BitOr:
+        case Op::BitXor:
+        case Op::Shl:
+        case Op::Shr:
+            return bitwiseRange(e->op, range(e->a), range(e->b));
         case Op::Min:
         case Op::Max: {
             auto a = range(e->a), b = range(e->b);
@@ -84,8 +132,10 @@ private:
             return Range{0, 1};
         case Op::Cast:
             return range(e->a);
-        case Op::Select:
-        case Op::IfThenElse: {
+        case Op::IfThenElse:
+            // TVM bounds a call (T.if_then_else is one) by its type alone: nothing is known.
+            return std::nullopt;
+        case Op::Select: {
             auto t = range(e->b), f = range(e->c);
             if (!t || !f) return std::nullopt;
             return Range{std::min(t->lo, f->lo), std::max(t->hi, f->hi)};
@@ -184,7 +234,55 @@ private:
                 l.terms.emplace_back(base, coef);
         }
         dropZeros(l);
+        mergeSplits(l);
         return l;
+    }
+
+    // A term as a piece of a value: (x // lower) % extent, extent 0 meaning no `%`.
+    struct Piece {
+        Expr x;
+        std::int64_t lower = 1, extent = 0;
+    };
+    static Piece pieceOf(const Expr& t) {
+        std::int64_t l, e;
+        if (t->op == Op::FloorMod && isConst(t->b, &e) && e > 0) {
+            const Expr& in = t->a;
+            if (in->op == Op::FloorDiv && isConst(in->b, &l) && l > 0) return {in->a, l, e};
+            return {in, 1, e};
+        }
+        if (t->op == Op::FloorDiv && isConst(t->b, &l) && l > 0) {
+            const Expr& in = t->a;
+            // x % (l * e) // l, the way TVM prints a split.
+            if (in->op == Op::FloorMod && isConst(in->b, &e) && e > 0 && e % l == 0 && e > l)
+                return {in->a, l, e / l};
+            return {in, l, 0};
+        }
+        return {t, 1, 0};
+    }
+    static Expr pieceExpr(const Piece& p) {
+        if (p.extent == 0) return p.lower == 1 ? p.x : floordiv(p.x, p.lower);
+        if (p.lower == 1) return floormod(p.x, p.extent);
+        return floordiv(floormod(p.x, p.lower * p.extent), p.lower);
+    }
+
+    // TVM's canonical form merges adjacent pieces of one value: (x // 4) * 2 + x // 2 % 2 is
+    // x // 2, and x % 4 + x // 4 * 4 is x.
+    static void mergeSplits(Linear& l) {
+        for (bool merged = true; merged;) {
+            merged = false;
+            for (std::size_t a = 0; a < l.terms.size() && !merged; ++a)
+                for (std::size_t b = 0; b < l.terms.size() && !merged; ++b) {
+                    if (a == b) continue;
+                    const Piece hi = pieceOf(l.terms[a].first), lo = pieceOf(l.terms[b].first);
+                    if (lo.extent == 0 || !structurallyEqual(hi.x, lo.x)) continue;
+                    if (hi.lower != lo.lower * lo.extent) continue;
+                    if (l.terms[a].second != l.terms[b].second * lo.extent) continue;
+                    const Piece joined{lo.x, lo.lower, hi.extent == 0 ? 0 : hi.extent * lo.extent};
+                    l.terms[b].first = pieceExpr(joined);
+                    l.terms.erase(l.terms.begin() + static_cast<std::ptrdiff_t>(a));
+                    merged = true;
+                }
+        }
     }
 
     static void dropZeros(Linear& l) {
@@ -252,7 +350,9 @@ private:
             p.lo.constant = l.constant;
             for (const auto& t : l.terms)
                 (t.second % g == 0 ? p.hi : p.lo).terms.push_back(t);
-            if (p.hi.terms.empty() || p.lo.terms.empty() || !within(build(p.lo), 0, g)) continue;
+            if (p.hi.terms.empty() || (p.lo.terms.empty() && p.lo.constant == 0) ||
+                !within(build(p.lo), 0, g))
+                continue;
             for (auto& t : p.hi.terms)
                 t.second /= g;
             return p;
@@ -300,16 +400,46 @@ private:
         return r;
     }
 
+    // A whole chain of `+`/`-` at once, as TVM's canonical form sees a sum: its leaves are
+    // simplified, like terms combined, and the rules that look at the whole sum applied here
+    // only (not to a part of a longer sum).
+    Expr visitSum(const Expr& e) {
+        std::vector<std::pair<Expr, bool>> leaves;
+        flatten(e, false, leaves);
+        Expr sum;
+        for (auto& [t, neg] : leaves) {
+            Expr v = visit(t);
+            sum = !sum ? (neg ? negate(v) : v) : binary(neg ? Op::Sub : Op::Add, sum, v);
+        }
+        Linear l = linear(sum);
+        // x % 2 + x // 2 is (x + 1) // 2, when the sum is exactly these two (k times each):
+        // TVM's rewrite rule, which changes which pieces of x the thread map uses.
+        if (l.terms.size() == 2 && l.constant == 0 && l.terms[0].second == l.terms[1].second) {
+            for (int k = 0; k < 2; ++k) {
+                const Expr& m = l.terms[k].first;
+                const Expr& q = l.terms[1 - k].first;
+                std::int64_t two1, two2;
+                if (m->op == Op::FloorMod && q->op == Op::FloorDiv && isConst(m->b, &two1) &&
+                    isConst(q->b, &two2) && two1 == 2 && two2 == 2 &&
+                    structurallyEqual(m->a, q->a)) {
+                    Linear out;
+                    out.terms.emplace_back(floordiv(visit(binary(Op::Add, m->a, constant(1))), 2),
+                                           l.terms[0].second);
+                    return build(out);
+                }
+            }
+        }
+        return build(l);
+    }
+
     Expr visitNode(const Expr& e) {
         if (e->op == Op::Const || e->op == Op::Var) return e;
         if (e->op == Op::Neg) return negate(visit(e->a));
         if (arity(e->op) != 2) return visitOther(e);
+        if (e->op == Op::Add || e->op == Op::Sub) return visitSum(e);
         Expr a = visit(e->a), b = visit(e->b);
         std::int64_t c, d;
         switch (e->op) {
-        case Op::Add:
-        case Op::Sub:
-            return build(linear(binary(e->op, a, b)));
         case Op::Mul: {
             if (isConst(a, &c) && !isConst(b)) std::swap(a, b); // constant multiplier on the right
             if (isConst(b, &c)) {
@@ -326,7 +456,9 @@ private:
         case Op::FloorDiv: {
             if (!isConst(b, &c) || c <= 0) return floordiv(a, b);
             if (c == 1) return a;
-            if (within(a, 0, c)) return ts::constant(0);
+            // The whole range of `a` in one window [n*c, (n+1)*c): the quotient is n.
+            if (auto r = range(a); r && floorDiv(r->lo, c) == floorDiv(r->hi, c))
+                return ts::constant(floorDiv(r->lo, c));
             if (a->op == Op::FloorDiv && isConst(a->b, &d) && d > 0) return floordiv(a->a, c * d);
             if (a->op == Op::Mul && isConst(a->b, &d) && d % c == 0) return a->a * (d / c);
             if (a->op == Op::Add || a->op == Op::Sub) {
@@ -353,6 +485,9 @@ private:
             if (!isConst(b, &c) || c <= 0) return floormod(a, b);
             if (c == 1) return ts::constant(0);
             if (within(a, 0, c)) return a;
+            if (a->op != Op::Add && a->op != Op::Sub)
+                if (auto r = range(a); r && floorDiv(r->lo, c) == floorDiv(r->hi, c))
+                    return visit(binary(Op::Sub, a, ts::constant(floorDiv(r->lo, c) * c)));
             if (a->op == Op::FloorMod && isConst(a->b, &d) && d > 0 && d % c == 0)
                 return floormod(a->a, c);
             if (a->op == Op::Mul && isConst(a->b, &d) && d % c == 0) return ts::constant(0);
@@ -365,10 +500,17 @@ private:
                 for (auto& t : l.terms)
                     if (t.second % c == 0) t.second = 0;
                 dropZeros(l);
-                if (l.constant % c == 0) l.constant = 0;
+                // The constant is reduced modulo c (`(i + 9) % 7` is `(i + 2) % 7` in TVM).
+                if (!l.terms.empty()) l.constant = ((l.constant % c) + c) % c;
                 reduceLastCoefficient(l, c);
                 Expr r = build(l);
                 if (within(r, 0, c)) return r;
+                // The range of the sum in one window [n*c, (n+1)*c): the remainder is the sum
+                // less n*c (TVM's bound-based rewrite).
+                if (auto rr = range(r); rr && floorDiv(rr->lo, c) == floorDiv(rr->hi, c)) {
+                    l.constant -= floorDiv(rr->lo, c) * c;
+                    return build(l);
+                }
                 if (auto p = splitAt(l, c))
                     return visit(
                         binary(Op::Add, floormod(build(p->hi), c / p->g) * p->g, build(p->lo)));
