@@ -1,6 +1,7 @@
 #include "tilescope/simplify.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -132,6 +133,11 @@ private:
             return Range{0, 1};
         case Op::Cast:
             return range(e->a);
+        case Op::Neg: {
+            auto a = range(e->a);
+            if (!a) return std::nullopt;
+            return Range{-a->hi, -a->lo};
+        }
         case Op::IfThenElse:
             // TVM bounds a call (T.if_then_else is one) by its type alone: nothing is known.
             return std::nullopt;
@@ -297,8 +303,18 @@ private:
             const std::int64_t c = t.second < 0 ? -t.second : t.second;
             return c == 1 ? coefficient(t.first) : c;
         };
-        std::stable_sort(l.terms.begin(), l.terms.end(),
-                         [&](const auto& x, const auto& y) { return key(x) > key(y); });
+        // Among equal scales TVM orders the pieces by lower factor, then by upper factor, both
+        // descending (canonical_simplify's SplitExpr order): `i % 2 + i // 2 + j` is
+        // `i // 2 + j + i % 2`. The order decides which pieces index inference meets first.
+        auto upper = [](const Piece& p) {
+            return p.extent == 0 ? std::numeric_limits<std::int64_t>::max() : p.lower * p.extent;
+        };
+        std::stable_sort(l.terms.begin(), l.terms.end(), [&](const auto& x, const auto& y) {
+            if (key(x) != key(y)) return key(x) > key(y);
+            const Piece px = pieceOf(x.first), py = pieceOf(y.first);
+            if (px.lower != py.lower) return px.lower > py.lower;
+            return upper(px) > upper(py);
+        });
         Expr out;
         for (auto& [t, coef] : l.terms) {
             const std::int64_t mag = coef < 0 ? -coef : coef;
