@@ -261,7 +261,7 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
     const ts::FragmentTable& t = d->frag;
     {
         const ts::SlotCollisions sc = ts::findSlotCollisions(t);
-        d->slotCollisions = sc.count;
+        d->slotCollisions = sc.elements();
         if (sc.any()) {
             d->colliding.assign(std::size_t(t.cells()), false);
             for (std::int64_t c : sc.cells)
@@ -274,12 +274,13 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
                 return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
             };
             d->collisionWarning =
-                QStringLiteral("⚠ %1 and %2 share a register (thread %3, slot %4); %5 in all — "
-                               "click to highlight")
+                QStringLiteral("⚠ %1 and %2 share a register (thread %3, slot %4); %5 elements "
+                               "in %6 registers — click to highlight")
                     .arg(cell(f.first), cell(f.second))
                     .arg(f.target[0])
                     .arg(f.target[1])
-                    .arg(sc.count);
+                    .arg(sc.elements())
+                    .arg(sc.sharedSlots);
         }
     }
     std::tie(d->rows, d->cols) = flatten2d(t.inputShape);
@@ -580,10 +581,8 @@ QString GridModel::subtitle() const {
     if (!d_) return {};
     // Exports and the CLI render draw the subtitle: a figure of a colliding fragment says so.
     if (d_->slotCollisions > 0)
-        return d_->subtitle + QStringLiteral(" · ⚠ %1 %2 a register with another")
-                                  .arg(d_->slotCollisions)
-                                  .arg(d_->slotCollisions == 1 ? QStringLiteral("element shares")
-                                                               : QStringLiteral("elements share"));
+        return d_->subtitle + QStringLiteral(" · ⚠ %1 elements share a register with another")
+                                  .arg(d_->slotCollisions);
     return d_->subtitle;
 }
 ColorMode GridModel::colorMode() const {
@@ -892,6 +891,9 @@ const ts::LayoutTable* GridModel::layoutTable() const {
 QString GridModel::toTextTable() const {
     if (!d_) return {};
     QString out = title() + QLatin1Char('\n');
+    // The table of a fragment whose elements share registers says so before its first row.
+    if (!d_->collisionWarning.isEmpty())
+        out += d_->collisionWarning.section(QStringLiteral(" — "), 0, 0) + QLatin1Char('\n');
     out += QStringLiteral("row\\col");
     for (int c = 0; c < cols(); ++c)
         out += QLatin1Char('\t') + colHeader(c);

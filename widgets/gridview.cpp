@@ -216,8 +216,12 @@ GridView::Chrome GridView::chromeNoBars(double scale) const {
     if (title_ && any)
         c.titleH = std::ceil(QFontMetricsF(chromeFont(kTitlePx, true)).height() +
                              QFontMetricsF(chromeFont(kSubtitlePx)).height() + 6);
-    if (!shownBanner().isEmpty())
-        c.bannerH = std::ceil(QFontMetricsF(chromeFont(kBannerPx)).height() + 12);
+    // One line per banner: the note or error about the text (amber) above the collision warning
+    // about the fragment shown (red), so neither hides the other.
+    const int lines =
+        int(!banner_.isEmpty()) + int(!renderer_.model().collisionWarning().isEmpty());
+    if (lines > 0)
+        c.bannerH = lines * std::ceil(QFontMetricsF(chromeFont(kBannerPx)).height() + 12);
     if (headers_ && any) {
         const QFontMetricsF fm(chromeFont(kHeaderPx));
         c.colH = std::ceil(fm.height() + 6);
@@ -600,17 +604,19 @@ void GridView::paintTitle(QPainter& p, const Chrome& c) const {
     if (c.bannerH > 0) {
         const QFont bf = chromeFont(kBannerPx);
         const QFontMetricsF bm(bf);
-        const QString text = shownBanner();
-        const QRectF b = bannerRect(c);
         // The error banner (stale layout) is amber; a collision warning about the layout shown
         // is red, so it cannot be mistaken for a note.
-        const bool collision = banner_.isEmpty();
-        p.setPen(Qt::NoPen);
-        p.setBrush(collision ? QColor(0xfe, 0xe2, 0xe2) : QColor(0xfe, 0xf3, 0xc7));
-        p.drawRoundedRect(b, 6, 6);
-        p.setFont(bf);
-        p.setPen(collision ? QColor(0x99, 0x1b, 0x1b) : QColor(0x78, 0x4a, 0x05));
-        p.drawText(b, Qt::AlignCenter, bm.elidedText(text, Qt::ElideRight, b.width() - 16));
+        for (const bool collision : {false, true}) {
+            const QString text = collision ? renderer_.model().collisionWarning() : banner_;
+            if (text.isEmpty()) continue;
+            const QRectF b = bannerRect(c, collision);
+            p.setPen(Qt::NoPen);
+            p.setBrush(collision ? QColor(0xfe, 0xe2, 0xe2) : QColor(0xfe, 0xf3, 0xc7));
+            p.drawRoundedRect(b, 6, 6);
+            p.setFont(bf);
+            p.setPen(collision ? QColor(0x99, 0x1b, 0x1b) : QColor(0x78, 0x4a, 0x05));
+            p.drawText(b, Qt::AlignCenter, bm.elidedText(text, Qt::ElideRight, b.width() - 16));
+        }
     }
 }
 
@@ -740,17 +746,23 @@ void GridView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 QString GridView::shownBanner() const {
-    return banner_.isEmpty() ? renderer_.model().collisionWarning() : banner_;
+    const QString collision = renderer_.model().collisionWarning();
+    if (banner_.isEmpty()) return collision;
+    return collision.isEmpty() ? banner_ : banner_ + QLatin1Char('\n') + collision;
 }
 
-QRectF GridView::bannerRect(const Chrome& c) const {
-    if (c.bannerH <= 0) return {};
+QRectF GridView::bannerRect(const Chrome& c, bool collisionLine) const {
+    const QString text = collisionLine ? renderer_.model().collisionWarning() : banner_;
+    if (c.bannerH <= 0 || text.isEmpty()) return {};
     const QFontMetricsF bm(chromeFont(kBannerPx));
+    const double lineH = std::ceil(bm.height() + 12);
     const QRectF g = gridRectOnScreen();
-    const double y = std::max(c.viewport.top(), g.top()) - c.colH - c.bannerH + 2;
-    const double w = std::min(bm.horizontalAdvance(shownBanner()) + 28, width() - 2 * kPad);
+    // The collision line is the lower one when both are shown.
+    const double below = collisionLine ? 0 : c.bannerH - lineH;
+    const double y = std::max(c.viewport.top(), g.top()) - c.colH - lineH - below + 2;
+    const double w = std::min(bm.horizontalAdvance(text) + 28, width() - 2 * kPad);
     const double x = std::clamp(c.viewport.center().x() - w / 2, kPad, width() - kPad - w);
-    return QRectF(x, y, w, c.bannerH - 6);
+    return QRectF(x, y, w, lineH - 6);
 }
 
 void GridView::mouseReleaseEvent(QMouseEvent* e) {
@@ -759,8 +771,8 @@ void GridView::mouseReleaseEvent(QMouseEvent* e) {
     pressButton_ = Qt::NoButton;
     unsetCursor();
     if (wasPanning) return;
-    if (banner_.isEmpty() && e->button() == Qt::LeftButton &&
-        bannerRect(chrome(scale_, origin_)).contains(e->position())) {
+    if (e->button() == Qt::LeftButton &&
+        bannerRect(chrome(scale_, origin_), true).contains(e->position())) {
         // The collision warning toggles a highlight of every cell involved.
         const Highlight all{Highlight::Collisions, 0};
         setHighlight(highlight() == all ? Highlight{} : all);

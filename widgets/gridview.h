@@ -133,7 +133,8 @@ private:
     };
     Chrome chrome(double scale, QPointF origin) const;
     Chrome chromeNoBars(double scale) const;
-    QRectF bannerRect(const Chrome& c) const;
+    // The banner line of the note/error (collisionLine false) or of the collision warning.
+    QRectF bannerRect(const Chrome& c, bool collisionLine) const;
     QFont chromeFont(double px, bool bold = false) const;
     void applyTransform(double scale, QPointF origin);
     void updateHover(QPointF pos);

@@ -1,6 +1,9 @@
 #include "cli.h"
 
 #include "tilescope/errors.h"
+#include "tilescope/slot_collisions.h"
+
+#include <iostream>
 
 namespace cli {
 
@@ -12,6 +15,16 @@ int parseCount(const std::string& flag, const std::string& value) {
     } catch (const std::exception&) {
     }
     throw ts::InputError(flag + " expects a non-negative integer, got '" + value + "'");
+}
+
+bool warnSlotCollisions(const ts::Mapping& m, bool strict, const std::string& what) {
+    const auto* f = std::get_if<ts::Fragment>(&m);
+    if (!f) return false;
+    const ts::SlotCollisions c = ts::findSlotCollisions(f->evaluate());
+    if (!c.any()) return false;
+    std::cerr << "tilescope-cli: " << (strict ? "error" : "warning") << ": " << what
+              << "two elements share a register: " << c.summary() << "\n";
+    return true;
 }
 
 } // namespace cli

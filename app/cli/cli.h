@@ -1,6 +1,8 @@
 // tilescope-cli: one file per subcommand, each registering itself here.
 #pragma once
 
+#include "tilescope/layout.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,6 +33,11 @@ int reportError(const std::function<int()>& body);
 
 // A flag's non-negative integer value (at most 2^20); InputError naming the flag otherwise.
 int parseCount(const std::string& flag, const std::string& value);
+
+// A fragment that puts two elements in one register of one thread is almost always a mistake:
+// every command that prints or draws one says so on stderr ("warning", or "error" when strict;
+// `what` prefixes the message, e.g. "SPEC_A: "). Returns true when there were collisions.
+bool warnSlotCollisions(const ts::Mapping& m, bool strict = false, const std::string& what = "");
 
 // The mapping a SPEC names (mapping text, or FILE.json[:NAME]).
 struct ParsedSpec;

@@ -194,6 +194,8 @@ int diff(const std::vector<std::string>& args) {
                                      e.column());
             }
         }
+        cli::warnSlotCollisions(m[0], false, "SPEC_A: ");
+        cli::warnSlotCollisions(m[1], false, "SPEC_B: ");
         ts::LayoutDiff d = ts::diffLayouts(m[0], m[1], "A", "B");
         if (asJson) {
             json j = diffJson(d);

@@ -59,6 +59,7 @@ int print(const std::vector<std::string>& args) {
             throw ts::InputError(
                 "missing SPEC (usage: print SPEC [--format repr|visual|code|all])");
         ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
+        cli::warnSlotCollisions(m);
         const ts::Fragment* f = std::get_if<ts::Fragment>(&m);
         if (format == "repr" || format == "all") std::cout << ts::tilelangRepr(m) << "\n";
         if ((format == "visual" || format == "all") && f)

@@ -14,8 +14,9 @@ std::string SlotCollisions::summary() const {
     std::string s = "elements " + formatCell(first->first) + " and " + formatCell(first->second) +
                     " are both in thread " + std::to_string(first->target[0]) + ", local slot " +
                     std::to_string(first->target[1]);
-    s += "; " + std::to_string(count) + (count == 1 ? " element shares" : " elements share") +
-         " a register with another in all";
+    s += "; " + std::to_string(elements()) + " elements share a register with another (" +
+         std::to_string(sharedSlots) + (sharedSlots == 1 ? " register holds" : " registers hold") +
+         " more than one)";
     return s;
 }
 

@@ -72,7 +72,8 @@ SlotCollisions writeTableJson(std::ostream& os, const Mapping& m, bool summary) 
     else
         writeList(os, t.localShape);
     SlotCollisions collisions = findSlotCollisions(t);
-    os << ",\"slot_collisions\":" << collisions.count;
+    os << ",\"slot_collisions\":" << collisions.elements()
+       << ",\"shared_registers\":" << collisions.sharedSlots;
     if (!summary)
         writeCells(os, t.inputShape, t.cells(), [&](std::int64_t c) {
             os << ",\"threads\":";

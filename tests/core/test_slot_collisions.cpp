@@ -6,6 +6,7 @@
 #include "tilescope/slot_collisions.h"
 #include "tilescope/table_json.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -62,7 +63,8 @@ TEST(SlotCollisions, WhatTileLangInfersCanCollideAndIsReported) {
     nlohmann::json j = ts::tableJson(
         ts::parseMapping("T.Fragment([8, 8], forward_thread_fn=lambda i, j: (i * 8 + j) % 3)"),
         true);
-    EXPECT_EQ(j.at("slot_collisions"), c.count);
+    EXPECT_EQ(j.at("slot_collisions"), c.elements());
+    EXPECT_EQ(j.at("shared_registers"), c.sharedSlots);
 }
 
 TEST(SlotCollisions, LargeSparseSlotsUseTheSortedPath) {
@@ -96,7 +98,12 @@ const char* kColliding = "'T.Fragment([8, 8], forward_thread_fn=lambda i, j: i, 
 TEST(SlotCollisionsCli, TableWarnsAndCounts) {
     CliRun r = cli(std::string("table ") + kColliding + " --summary");
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(nlohmann::json::parse(r.out).at("slot_collisions"), 32);
+    // Every element of the 8x8 shares its register: 64 elements in 32 registers.
+    EXPECT_EQ(nlohmann::json::parse(r.out).at("slot_collisions"), 64);
+    EXPECT_EQ(nlohmann::json::parse(r.out).at("shared_registers"), 32);
+    EXPECT_NE(r.err.find("64 elements share a register with another (32 registers hold"),
+              std::string::npos)
+        << r.err;
     EXPECT_NE(r.err.find("warning: two elements share a register"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("(0, 0) and (0, 4)"), std::string::npos) << r.err;
 }
@@ -122,3 +129,31 @@ TEST(SlotCollisionsCli, BanksWarnsOnAliasingLayout) {
 }
 
 } // namespace
+
+TEST(SlotCollisionsCli, EveryCommandThatPrintsOrDrawsTheFragmentWarns) {
+    const std::string txt = testing::TempDir() + "collisions_render.txt";
+    const std::string png = testing::TempDir() + "collisions_render.png";
+    for (const std::string& args :
+         {std::string("print ") + kColliding + " --format all",
+          std::string("print ") + kColliding + " --format visual",
+          std::string("render ") + kColliding + " -o " + txt,
+          std::string("render ") + kColliding + " -o " + png + " --no-title",
+          std::string("diff ") + kColliding + " 'make_gemm_fragment_8x8()'"}) {
+        CliRun r = cli(args);
+        EXPECT_EQ(r.code, 0) << args << ": " << r.err;
+        EXPECT_NE(r.err.find("warning: "), std::string::npos) << args;
+        EXPECT_NE(r.err.find("two elements share a register: elements (0, 0) and (0, 4)"),
+                  std::string::npos)
+            << args << ": " << r.err;
+    }
+    // The text table carries the warning itself, under its title.
+    std::ifstream in(txt);
+    std::string title, warning;
+    std::getline(in, title);
+    std::getline(in, warning);
+    EXPECT_NE(warning.find("(0, 0) and (0, 4) share a register"), std::string::npos) << warning;
+    // A fragment without collisions prints no warning.
+    CliRun ok = cli("print 'make_gemm_c_fragment((16, 16), 32)' --format all");
+    EXPECT_EQ(ok.code, 0);
+    EXPECT_EQ(ok.err.find("share a register"), std::string::npos) << ok.err;
+}

@@ -25,10 +25,11 @@ private slots:
     void modelNamesTheFirstTwoCells() {
         GridModel m = GridModel::fromMapping(ts::parseMapping(kColliding), ViewMode::Input,
                                              ColorMode::Thread);
-        QCOMPARE(m.slotCollisions(), std::int64_t(32));
+        // All 64 elements share a register (32 registers hold two each).
+        QCOMPARE(m.slotCollisions(), std::int64_t(64));
         QVERIFY2(m.collisionWarning().contains(QStringLiteral("(0, 0) and (0, 4)")),
                  qPrintable(m.collisionWarning()));
-        QVERIFY2(m.subtitle().contains(QStringLiteral("32 elements share a register")),
+        QVERIFY2(m.subtitle().contains(QStringLiteral("64 elements share a register")),
                  qPrintable(m.subtitle()));
         GridModel ok =
             GridModel::fromMapping(ts::parseMapping("make_gemm_c_fragment((16, 16), 32)"),
@@ -79,8 +80,14 @@ private slots:
         code->setFocus();
         code->selectAll();
         QTest::keyClicks(code, QString::fromLatin1(kColliding));
-        QTRY_COMPARE(w.gridView()->model().slotCollisions(), std::int64_t(32));
+        QTRY_COMPARE(w.gridView()->model().slotCollisions(), std::int64_t(64));
         QVERIFY(w.gridView()->shownBanner().contains(QStringLiteral("(0, 0) and (0, 4)")));
+        // A text error keeps the colliding grid on screen: both banners stay, one line each.
+        QTest::keyClicks(code, QStringLiteral(" +"));
+        QTRY_VERIFY(!w.gridView()->banner().isEmpty());
+        QVERIFY2(w.gridView()->shownBanner().contains(QStringLiteral("(0, 0) and (0, 4)")),
+                 qPrintable(w.gridView()->shownBanner()));
+        QVERIFY(w.gridView()->shownBanner().contains(w.gridView()->banner()));
         code->selectAll();
         QTest::keyClicks(code, QStringLiteral("make_gemm_c_fragment((16, 16), 32)"));
         QTRY_COMPARE(w.gridView()->model().rows(), 16);

@@ -77,6 +77,8 @@ int render(const std::vector<std::string>& args) {
                                  "' (use .png, .svg, .pdf or .txt)");
 
         const ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
+        // Said on stderr whatever the output shows (a --no-title image has no subtitle).
+        cli::warnSlotCollisions(m);
         const tsw::GridModel grid = tsw::GridModel::fromMapping(m, tsw::viewModeFromString(view),
                                                                 tsw::colorModeFromString(color));
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");

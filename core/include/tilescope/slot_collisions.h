@@ -21,7 +21,11 @@ struct SlotCollisions {
     // Every cell (row-major index into the input shape) with a point in a shared slot, sorted.
     std::vector<std::int64_t> cells;
     bool any() const { return count > 0; }
-    // "2 elements share a register: (0, 0) and (0, 4) both in thread 0, slot 0 (32 in all)".
+    // Logical points in a shared slot, the first of each included: every element that shares a
+    // register with another (`thread = i, index = j % 4` on 8x8: all 64, in 32 registers).
+    std::int64_t elements() const { return count + sharedSlots; }
+    // "elements (0, 0) and (0, 4) are both in thread 0, local slot 0; 64 elements share a
+    // register with another (32 registers hold more than one)".
     std::string summary() const;
 };
 
