@@ -190,6 +190,10 @@ public:
     [[gnu::noinline]] Value ifExp(const NodePtr& n, const std::map<std::string, Expr>& scope) {
         // TVMScript evaluates `x if c else y` as Python does, in both dialects.
         Value c = eval(n->items[1], scope);
+        if (dialect_ == ExprDialect::PerValue && isSymbolic(c))
+            return {ternary(Op::IfThenElse, condition(c, n->items[1]),
+                            toExpr(eval(n->items[0], scope), n->items[0]),
+                            toExpr(eval(n->items[2], scope), n->items[2]))};
         return eval(truthy(c, n->items[1], "`x if c else y`") ? n->items[0] : n->items[2], scope);
     }
 
@@ -198,6 +202,8 @@ public:
         if (n->text == "not") {
             if (dialect_ == ExprDialect::Printed && isSymbolic(a))
                 return logicalNot(a, n->items[0], "not");
+            if (dialect_ == ExprDialect::PerValue && isSymbolic(a))
+                return {binary(Op::Eq, toExpr(a, n->items[0]), constant(0))};
             return {!truthy(a, n->items[0], "`not`")};
         }
         if (n->text != "+" && isSymbolic(a) && isTruth(a))
@@ -308,10 +314,39 @@ private:
                 left = r;
                 continue;
             }
+            if (dialect_ == ExprDialect::PerValue && isSymbolic(r)) {
+                // a < b < c is a < b and b < c, per value: the rest decides where the first holds.
+                Value rest = compareChainFrom(n, k + 1, right, scope);
+                return {ternary(Op::IfThenElse, condition(r, n), toExpr(rest, n), toExpr(r, n))};
+            }
             if (!truthy(r, n, "a chained comparison `a < b < c`")) return r;
             left = right;
         }
         return left; // not reached: a Compare node has at least one operator
+    }
+
+    // The chain `left op[k] items[k+1] op[k+1] ...` of a Compare node, from operator k on.
+    [[gnu::noinline]] Value compareChainFrom(const NodePtr& n, std::size_t k, Value left,
+                                             const std::map<std::string, Expr>& scope) {
+        for (; k < n->ops.size(); ++k) {
+            Value right = eval(n->items[k + 1], scope);
+            Value r = compare(compareOps().at(n->ops[k]), left, right, n->items[k + 1]);
+            if (k + 1 == n->ops.size()) return r;
+            if (isSymbolic(r)) {
+                Value rest = compareChainFrom(n, k + 1, right, scope);
+                return {ternary(Op::IfThenElse, condition(r, n), toExpr(rest, n), toExpr(r, n))};
+            }
+            if (!truthy(r, n, "a chained comparison `a < b < c`")) return r;
+            left = right;
+        }
+        return left;
+    }
+
+    // Python's truth test of a value that depends on the parameters, as a condition evaluated
+    // per value: a comparison stays one, a number is compared with 0.
+    Expr condition(const Value& v, const NodePtr& at) const {
+        Expr e = toExpr(v, at);
+        return isTruth(v) ? e : binary(Op::Ne, e, constant(0));
     }
 
     // Python: `and`/`or` give one of their operands, evaluated only as far as needed. TVMScript:
@@ -330,10 +365,24 @@ private:
                 if (truthy(v, n->items[k - 1], n->text) == isAnd) v = w;
                 continue;
             }
+            if (dialect_ == ExprDialect::PerValue && isSymbolic(v)) {
+                // Per value: `a and b` is b where a holds, else a; `a or b` the other way round.
+                Value w = boolOpFrom(n, k, scope);
+                const Expr a = toExpr(v, n->items[k - 1]), b = toExpr(w, n->items[k]);
+                return {ternary(Op::IfThenElse, condition(v, n->items[k - 1]), isAnd ? b : a,
+                                isAnd ? a : b)};
+            }
             if (truthy(v, n->items[k - 1], "`" + n->text + "`") != isAnd) return v;
             v = eval(n->items[k], scope);
         }
         return v;
+    }
+
+    // The rest of an `and`/`or` chain, from operand k on (Python dialects).
+    Value boolOpFrom(const NodePtr& n, std::size_t k, const std::map<std::string, Expr>& scope) {
+        auto rest = std::make_shared<py::Node>(*n);
+        rest->items.assign(n->items.begin() + static_cast<std::ptrdiff_t>(k), n->items.end());
+        return rest->items.size() == 1 ? eval(rest->items[0], scope) : boolOp(rest, scope);
     }
 
     // tir.And / tir.Or: both operands must be truth values (TVM checks the bool type).
@@ -955,7 +1004,7 @@ LambdaExprs parseLambda(std::string_view text) {
     std::map<std::string, Expr> scope;
     for (const auto& p : out.params)
         scope[p] = var(p);
-    Interp in(text, {}, ExprDialect::Python);
+    Interp in(text, {}, ExprDialect::PerValue);
     Value r = in.eval(root->target, scope);
     if (auto* l = std::get_if<List>(&r.v)) {
         for (const Value& x : *l)

@@ -393,8 +393,49 @@ TEST(Conditionals, OneElementTuplesAreOneElement) {
                                   .plan)
                   .wavefronts,
               16);
-    EXPECT_THROW(ts::buildAccess(tile2, "lanes:lambda t: (t if t < 16 else 0, 0)", {}),
-                 ts::ParseError);
+    // Lane maps run per lane, as Python runs a lambda on integers: the conditional forms decide
+    // per value, and read the same as T.if_then_else.
+    EXPECT_EQ(ts::analyzePlan(
+                  ts::buildAccess(tile2, "lanes:lambda t: (t % 16, 0 if t < 16 else 32)", {}).plan)
+                  .wavefronts,
+              16);
+}
+
+TEST(Conditionals, LaneMapsReadPythonPerValue) {
+    // Each lambda against what Python gives for t in 0..31 (k in 0..3), computed here by hand
+    // from Python's rules: `and`/`or` return an operand, `not` a bool, chains are conjunctions.
+    struct Case {
+        const char* text;
+        std::int64_t (*python)(std::int64_t t, std::int64_t k);
+    } cases[] = {
+        {"lambda t: t if t < 16 else 0",
+         [](std::int64_t t, std::int64_t) { return t < 16 ? t : 0; }},
+        {"lambda t: (t % 8 and t // 8) or 5",
+         [](std::int64_t t, std::int64_t) -> std::int64_t {
+             std::int64_t a = t % 8 ? t / 8 : t % 8;
+             return a ? a : 5;
+         }},
+        {"lambda t: not t % 4",
+         [](std::int64_t t, std::int64_t) -> std::int64_t { return t % 4 == 0; }},
+        {"lambda t: 2 < t < 9",
+         [](std::int64_t t, std::int64_t) -> std::int64_t { return 2 < t && t < 9; }},
+        {"lambda t, k: t // 2 if t % 2 == 0 and k > 1 else t + k",
+         [](std::int64_t t, std::int64_t k) { return t % 2 == 0 && k > 1 ? t / 2 : t + k; }},
+        {"lambda t: (t if t > 3 else 3) if t < 20 else t * 2",
+         [](std::int64_t t, std::int64_t) { return t < 20 ? (t > 3 ? t : 3) : t * 2; }},
+    };
+    for (const Case& c : cases) {
+        ts::LambdaExprs lam = ts::parseLambda(c.text);
+        ASSERT_EQ(lam.outputs.size(), 1u) << c.text;
+        for (std::int64_t t = 0; t < 32; ++t)
+            for (std::int64_t k = 0; k < 4; ++k) {
+                const std::int64_t got = ts::evaluatePoint(
+                    lam.outputs[0], [&](const std::string& n) { return n == "t" ? t : k; });
+                ASSERT_EQ(got, c.python(t, k)) << c.text << " at t=" << t << " k=" << k;
+            }
+    }
+    // Layouts keep TileLang's rule: a truth test of a symbolic value is refused there.
+    EXPECT_THROW(ts::parseMapping("T.Layout([8], lambda i: i if i < 4 else 0)"), ts::ParseError);
 }
 
 TEST(Simplify, DecidesComparisonsOnlyWhereTheRangesDo) {

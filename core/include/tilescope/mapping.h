@@ -18,8 +18,10 @@ Mapping parseMapping(std::string_view text);
 // How `and`, `or`, `not` and comparison chains read. Python: as Python evaluates a lambda before
 // TileLang sees it (a truth test of a value that depends on the parameters is an error, as in
 // TileLang). Printed: as TVMScript reads what TVM prints (`a and b` is tir.And, `a < b < c` is
-// `(a < b) < c`). Everything else reads the same in both.
-enum class ExprDialect { Python, Printed };
+// `(a < b) < c`). PerValue: Python run once per value of the parameters, as a lane map is (the
+// parameters are plain integers, so `t if t < 16 else 0`, `and`, `or`, `not` and `a < b < c`
+// decide per value). Everything else reads the same in all three.
+enum class ExprDialect { Python, Printed, PerValue };
 
 // An expression over the given free variables, e.g. dump text over {"_i", "_j", "_rep"}.
 Expr parseExpr(std::string_view text, const std::vector<std::string>& vars,
@@ -28,7 +30,7 @@ Expr parseExpr(std::string_view text, const std::vector<std::string>& vars,
 // A lambda over plain coordinates, such as a lane map `lambda t, k: (t % 8, k * 8)`, read as
 // Python reads it: its parameter names, and what it returns, one expression per element (a bare
 // expression and a 1-tuple `(t * 3,)` both give one). The expressions use the parameter names
-// as variables. Throws ParseError.
+// as variables, and read per value (ExprDialect::PerValue). Throws ParseError.
 struct LambdaExprs {
     std::vector<std::string> params;
     std::vector<Expr> outputs;
