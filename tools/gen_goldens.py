@@ -495,6 +495,7 @@ GEMM_CITE = "src/layout/gemm_layouts.cc:36-70 (C++ atoms not exposed to Python i
 
 
 def gemm_cases():
+    NAMESPACE["lowered_gemm_layout"] = lowered_gemm_layout
     c = [
         builtin("gemm_fragment_8x8", "make_gemm_fragment_8x8()", "make_gemm_fragment_8x8()"),
         builtin("gemm_fragment_8x8_transposed", "make_gemm_fragment_8x8_transposed()", "make_gemm_fragment_8x8_transposed()"),
@@ -507,11 +508,11 @@ def gemm_cases():
         builtin("gemm_fragment_8x8_repeat_2x1", "make_gemm_fragment_8x8().repeat([2, 1], repeat_on_thread=False)",
                 "make_gemm_fragment_8x8().repeat([2, 1], repeat_on_thread=False)"),
     ]
+    # What T.gemm infers, captured from a lowered kernel (never rebuilt from the Python
+    # warp-policy helpers, which disagree with T.gemm's C++ partition for some shapes).
     for M, N, th in [(32, 32, 128), (128, 128, 128), (64, 128, 256), (16, 64, 128), (64, 64, 128), (16, 32, 128)]:
         c.append(builtin(f"gemm_c_{M}x{N}_t{th}", f'make_gemm_c_fragment(({M}, {N}), {th}, accum_dtype="float32")',
-                         f"gemm_c_fragment({M}, {N}, {th})",
-                         citation="tilelang/cuda/op/gemm/gemm_mma.py + TensorCoreIntrinEmitter.make_mma_store_layout; "
-                                  "warp partition GemmWarpPolicy.Square"))
+                         _gemm_py("C_acc", M, N, 32, th), note=GEMM_LOWER_NOTE))
     for dt, nm in [("float16", "fp16"), ("float32", "tf32"), ("int8", "int8")]:
         for mat in ("A", "B"):
             c.append(builtin(f"mma_load_base_{nm}_{mat}", f'make_mma_load_base_layout(dtype="{dt}", matrix="{mat}")',
@@ -526,19 +527,17 @@ def gemm_cases():
     c += [builtin("mma_load_A_base", base, base, citation=cite),
           builtin("mma_load_A_warp", warp, warp, citation=cite),
           builtin("mma_load_A_block", block, block, citation=cite)]
-    # emitter's make_mma_load_layout for T.gemm register operands, expressed as a chain in the spec
-    # A: M=64,N=64,K=32,128 thr -> m_warp=2,n_warp=2, warp_rows=2, warp_cols=2, k=16 -> warp_r=2
+    # T.gemm's register operands, captured from lowered kernels; the spec is the same fragment as
+    # a chain of repeats (A in registers: the rs form; B: sr), so the chain is checked against it.
     c.append(builtin("gemm_rs_A_64x32_t128",
                      base + ".repeat([2, 2], repeat_on_thread=False, lower_dim_first=False)"
                             ".repeat([2, 1], repeat_on_thread=True, lower_dim_first=True).replicate(2)",
-                     'gemm_operand_fragment(64, 64, 32, 128, matrix="A")',
-                     citation="TensorCoreIntrinEmitter.make_mma_load_layout (sr order, A)"))
+                     _gemm_py("A_op", 64, 64, 32, 128, a_frag=True), note=GEMM_LOWER_NOTE))
     c.append(builtin("gemm_rr_B_32x64_t128",
                      'make_mma_load_base_layout(dtype="float16", matrix="B")'
                      ".repeat([2, 2], repeat_on_thread=False, lower_dim_first=True)"
                      ".replicate(2).repeat([1, 2], repeat_on_thread=True, lower_dim_first=True)",
-                     'gemm_operand_fragment(64, 64, 32, 128, matrix="B")',
-                     citation="TensorCoreIntrinEmitter.make_mma_load_layout (rs order, B)"))
+                     _gemm_py("B_op", 64, 64, 32, 128, b_frag=True), note=GEMM_LOWER_NOTE))
     mb = 'make_mfma_load_base_layout(dtype="float16", matrix="A", k_dim=16)'
     mw = mb + ".repeat([2, 2], repeat_on_thread=False, lower_dim_first=False)"
     mk = mw + ".repeat([2, 1], repeat_on_thread=True, lower_dim_first=True).replicate(2)"
