@@ -547,6 +547,15 @@ def gemm_cases():
           builtin("mfma_load_A_block", mk, mk, citation=cite)]
     s = 'make_mfma_load_base_layout(dtype="float16", matrix="B", k_dim=16)'
     c.append(builtin("mfma_load_B_base", s, s, citation=cite))
+    # The raw MFMA accumulator atom, from the wheel's own function (T.gemm's is its transpose:
+    # the builtin_params family captures that one from lowered gfx942 kernels).
+    import tilelang.rocm.intrinsics.mfma_layout as mfma_layout
+    NAMESPACE["mfma_layout"] = mfma_layout
+    atom = "mfma_layout.shared_16x16_to_local_64x4_layout_C(i, j)"
+    c.append(builtin("mfma_c_atom", "make_mfma_c_atom()",
+                     f"T.Fragment([16, 16], forward_thread_fn=lambda i, j: {atom}[0], "
+                     f"forward_index_fn=lambda i, j: {atom}[1])",
+                     citation="tilelang/rocm/intrinsics/mfma_layout.py shared_16x16_to_local_64x4_layout_C"))
     for shape, th in [((2,), 4), ((4, 4), 32), ((2,), 256), ((8,), 128)]:
         sh = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
         c.append(builtin(f"fully_replicated_{'x'.join(map(str, shape))}_t{th}",
