@@ -255,10 +255,14 @@ void BankPanel::setSourceLayout(const QString& name, const QString& text) {
     elsewhereName_.clear();
     changingName_.clear();
     noProjectLayout_ = false;
-    if (text != layoutEdit_->text())
+    if (text != layoutEdit_->text()) {
         layoutEdit_->setText(text); // analyses (debounced, off the UI thread)
-    else
+    } else {
+        // Already analysed under another name (a lesson step applies its saved analysis when it
+        // becomes active, before its evaluation names it here): the numbers are this layout's.
+        if (!analysedText_.isEmpty() && analysedText_ == text) analysedName_ = name;
         reconfirm();
+    }
     updateSource();
 }
 void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {

@@ -88,7 +88,10 @@ void GridView::setModel(GridModel model, bool keepView) {
     update();
     // Whoever shows the highlight or the hovered cell (details pane, status bar) must not keep
     // describing the previous model.
-    if (renderer_.highlight() != h) emit highlightChanged(renderer_.highlight());
+    // A highlight kept across models is announced again: what it covers (its cell count) is
+    // the new model's.
+    if (renderer_.highlight() != h || renderer_.highlight().active())
+        emit highlightChanged(renderer_.highlight());
     if (const auto hv = renderer_.hover()) {
         if (hv->y() < renderer_.model().rows() && hv->x() < renderer_.model().cols()) {
             emit cellHovered(hv->y(), hv->x());

@@ -778,7 +778,9 @@ void MainWindow::dropEvent(QDropEvent* e) {
 
 void MainWindow::addLayout() {
     ts::DocLayout l;
-    l.name = "new fragment 16x16"; // made unique ("… 2") by the document
+    // A name that says nothing the text can change (its kind or shape would go stale at the
+    // first edit); made unique ("new layout 2") by the document.
+    l.name = "new layout";
     l.text = "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i % 8 * 4 + j // 4, "
              "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4)";
     doc_->addLayout(l);

@@ -213,6 +213,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
     target_ = target;
     spec_ = spec;
     cancelled_ = timedOut_ = false;
+    launched_ = false;
     pending_ = RunRecord{};
     lastRequest_.clear();
     pending_.when = QDateTime::currentDateTime();
@@ -382,6 +383,7 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         return false;
     }
     detecting_ = true;
+    launched_ = true;
     emit started(QStringLiteral("checking the CANN installation"));
     auto* watch = new QFutureWatcher<ts::CannInstallation>(this);
     connect(watch, &QFutureWatcher<ts::CannInstallation>::finished, this,
@@ -482,6 +484,7 @@ bool RunController::launch(const QString& program, const QStringList& args,
     clock_.start();
     timer_->start(int(std::max(1.0, settings_.timeoutS) * 1000));
     ticker_->start();
+    launched_ = true;
     emit started(description);
     emit progress(QStringLiteral("starting"), 0);
     process_->start();
@@ -668,7 +671,9 @@ void RunController::finishTileLang(int exitCode, bool crashed) {
 void RunController::fail(const QString& message, const QString& log, bool record) {
     lastMessage_ = message;
     lastLog_ = log;
-    if (record) {
+    // A request refused before anything ran (a fragment, no probe, a bad setting) is said, not
+    // recorded: the history and the project hold runs that happened.
+    if (record && launched_) {
         RunRecord rec = pending_;
         rec.ok = false;
         rec.verdict = message.section('\n', 0, 0);

@@ -144,6 +144,7 @@ private:
     QStringList extraEnv_;
     QStringList arguments_;
     QString lastMessage_, lastLog_;
+    bool launched_ = false; // a child was started for the current request
     QByteArray lastRequest_;
     RunRecord pending_, last_;
     bool cancelled_ = false, timedOut_ = false;

@@ -219,6 +219,31 @@ private slots:
         QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
     }
 
+    // The same through a lesson step, whose saved analysis sets the panel's access: a step's
+    // text edited into a fragment keeps the numbers only as those of its earlier text.
+    void lessonStepEditedIntoAFragmentIsNamedAsEarlierText() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        QVERIFY(w.openFile(sample("lesson_bank_conflicts")));
+        auto* bank = w.findChild<BankPanel*>();
+        QVERIFY(bank);
+        int step = -1;
+        for (int i = 0; i < w.document()->count(); ++i)
+            if (QString::fromStdString(w.document()->layout(i).name)
+                    .startsWith(QLatin1String("5.")))
+                step = i;
+        QVERIFY(step >= 0);
+        w.document()->setActive(step);
+        const QString name = QString::fromStdString(w.document()->layout(step).name);
+        QTRY_VERIFY(bank->sourceText().contains(name.toHtmlEscaped()));
+        QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
+        w.document()->setText(step, QStringLiteral("make_gemm_c_fragment((32, 32), 128)"));
+        QTRY_VERIFY_WITH_TIMEOUT(bank->noteText().contains(QStringLiteral("T.Fragment")), 60000);
+        QVERIFY2(bank->sourceText().contains(QStringLiteral("as its text was earlier")),
+                 qPrintable(bank->sourceText()));
+        QVERIFY(bank->resultState()->state() != ResultState::State::Current);
+    }
+
     // A message about the layout as it was goes when its text changes.
     void copyMessageGoesWithTheText() {
         MainWindow w;

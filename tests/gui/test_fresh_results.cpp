@@ -300,6 +300,29 @@ private slots:
         QVERIFY(!w.gridView()->highlight().active());
     }
 
+    // A highlight kept across an edit of the same grid is recounted on the new cells.
+    void detailsRecountTheHighlightAfterAnEdit() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openDefaultSample(w));
+        QTRY_COMPARE(w.gridView()->model().rows(), 8);
+        const int active = w.document()->active();
+        w.document()->setText(active,
+                              QStringLiteral("T.Fragment([8, 8], forward_thread_fn=lambda "
+                                             "i, j: i, forward_index_fn=lambda i, j: j % 4)"));
+        QTRY_COMPARE(w.gridView()->model().slotCollisions(), std::int64_t(64));
+        w.gridView()->setHighlight(w.gridView()->model().highlightFor(0, 0, false));
+        QVERIFY2(w.details()->highlightText().contains(QStringLiteral("8 cells")),
+                 qPrintable(w.details()->highlightText()));
+        w.document()->setText(active, QStringLiteral("make_gemm_fragment_8x8()"));
+        QTRY_COMPARE(w.gridView()->model().slotCollisions(), std::int64_t(0));
+        QVERIFY(w.gridView()->highlight().active());
+        QTRY_VERIFY2(w.details()->highlightText().contains(QStringLiteral("2 cells")),
+                     qPrintable(w.details()->highlightText()));
+    }
+
     void statusAndDetailsFollowErrorsAndProjects() {
         MainWindow w;
         w.setConfirmOnClose(false);

@@ -561,13 +561,13 @@ private slots:
             shown << a->text();
         QVERIFY2(shown.contains(QStringLiteral("NVIDIA MMA operand A")),
                  qPrintable(shown.join('|')));
-        // A new layout has a descriptive, unique name.
+        // A new layout has a unique name that no edit of its text can make wrong.
         w.addLayout();
         QCOMPARE(QString::fromStdString(w.document()->activeLayout()->name),
-                 QStringLiteral("new fragment 16x16"));
+                 QStringLiteral("new layout"));
         w.addLayout();
         QCOMPARE(QString::fromStdString(w.document()->activeLayout()->name),
-                 QStringLiteral("new fragment 16x16 2"));
+                 QStringLiteral("new layout 2"));
         // "1 wavefront", "1 instruction", never "(s)".
         BankPanel p;
         p.setLayoutText(QStringLiteral("T.Layout([32, 64], lambda i, j: (i, j))"));

@@ -104,6 +104,8 @@ private slots:
         RunController c;
         c.settings().probePath = QStringLiteral("/nonexistent/never-run");
         QSignalSpy failed(&c, &RunController::failed);
+        // A refusal is said, never recorded as a run (the history holds runs that happened).
+        QSignalSpy recorded(&c, &RunController::finished);
         struct Case {
             QString text, access, expect;
         } cases[] = {
@@ -127,6 +129,7 @@ private slots:
             if (!k.expect.isEmpty()) QVERIFY2(msg.contains(k.expect), qPrintable(msg));
             QVERIFY(c.program().isEmpty()); // nothing was started
             QVERIFY(!c.isRunning());
+            QCOMPARE(recorded.count(), 0);
         }
     }
 
