@@ -878,7 +878,12 @@ void MainWindow::exportViewDialog() {
     }
     QString base =
         QString::fromStdString(doc_->activeLayout() ? doc_->activeLayout()->name : "layout");
-    base.replace(QLatin1Char(' '), QLatin1Char('_'));
+    // A file name from the layout's name: letters, digits, '-', '.', '_' (no commas or slashes).
+    for (QChar& ch : base)
+        if (!ch.isLetterOrNumber() && ch != QLatin1Char('-') && ch != QLatin1Char('.'))
+            ch = QLatin1Char('_');
+    while (base.contains(QStringLiteral("__")))
+        base.replace(QStringLiteral("__"), QStringLiteral("_"));
     GridRenderer::Style style;
     style.legendInScene = true;
     const QSizeF native = GridRenderer(grid_->model(), style).sceneSize();

@@ -513,6 +513,16 @@ private:
         if (findBuiltin(s)) return {Func{s}};
         if (s == "GemmWarpPolicy") return {Module{s}};
         if (auto why = unsupportedBuiltin(s)) fail(*why, n);
+        // A Triton or CuTe spelling that is not one of the forms read: say which are.
+        if (s == "LinearLayout" || s == "BlockedEncodingAttr" || s == "Layout_TV" ||
+            s == "make_layout" || s == "TiledMMA" || s == "TiledCopy")
+            fail("unknown name '" + s +
+                     "': Triton linear layouts are read as DistributedLinearLayout(reg_bases=..., "
+                     "lane_bases=..., warp_bases=..., block_bases=[], shape=[...]), "
+                     "SharedLinearLayout(offset_bases=...), #ttg.linear<{register = ..., lane = "
+                     "..., warp = ..., block = ...}> or LinearLayout::toString() text; CuTe "
+                     "layouts as they print, shape:stride (e.g. (8,64):(64,1))",
+                 n);
         fail("unknown name '" + s + "'", n);
     }
 
