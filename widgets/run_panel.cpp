@@ -55,6 +55,13 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     for (RunTarget t :
          {RunTarget::LocalGpu, RunTarget::Ssh, RunTarget::TileLang, RunTarget::Ascend})
         target_->addItem(runTargetName(t), int(t));
+    backend_ = new QComboBox;
+    backend_->setObjectName(QStringLiteral("runAscendBackend"));
+    backend_->addItem(QStringLiteral("tilelang-ascend (released)"), QStringLiteral("ascendc_pto"));
+    backend_->addItem(QStringLiteral("tilelang-ascend npuir branch"), QStringLiteral("npuir"));
+    backend_->setToolTip(QStringLiteral(
+        "Which tilelang-ascend the kernel is generated for: the released branch (ascendc_pto, as "
+        "on PyPI) or the npuir branch (HIVM IR through bishengir-compile)"));
     dtype_ = new QComboBox;
     dtype_->addItems({QStringLiteral("float16"), QStringLiteral("bfloat16"),
                       QStringLiteral("float32"), QStringLiteral("int8"),
@@ -99,6 +106,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     // access field.
     auto* row = new QHBoxLayout;
     row->addWidget(target_);
+    row->addWidget(backend_);
     row->addWidget(dtype_);
     row->addWidget(access_, 1);
     row->addWidget(fit_);
@@ -189,6 +197,13 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
         }
     });
     connect(target_, &QComboBox::currentIndexChanged, this, &RunPanel::inputChanged);
+    connect(backend_, &QComboBox::currentIndexChanged, this, &RunPanel::inputChanged);
+    // The back end means something for the Ascend target only.
+    auto showBackend = [this] {
+        backend_->setVisible(RunTarget(target_->currentData().toInt()) == RunTarget::Ascend);
+    };
+    connect(target_, &QComboBox::currentIndexChanged, this, showBackend);
+    showBackend();
     connect(dtype_, &QComboBox::currentTextChanged, this, &RunPanel::inputChanged);
     connect(access_, &QLineEdit::textChanged, this, &RunPanel::inputChanged);
     connect(access_, &QLineEdit::textEdited, this, [this] { fit_->setChecked(false); });
@@ -227,6 +242,13 @@ void RunPanel::showFitted(const QString& access, const QString& dtype) {
 }
 QString RunPanel::dtype() const {
     return dtype_->currentText();
+}
+QString RunPanel::ascendBackend() const {
+    return backend_->currentData().toString();
+}
+void RunPanel::setAscendBackend(const QString& name) {
+    const int i = backend_->findData(name);
+    if (i >= 0) backend_->setCurrentIndex(i);
 }
 int RunPanel::vector() const {
     return vector_->value();
@@ -495,6 +517,7 @@ QDockWidget* installRunUi(MainWindow* w) {
         spec.dtype = panel->dtype();
         spec.access = panel->access();
         spec.vector = panel->vector();
+        spec.ascendBackend = panel->ascendBackend();
         panel->setRunInput(
             QStringLiteral("«%1» with %2 (%3)").arg(spec.layoutName, spec.access, spec.dtype));
         spec.compileOnly = compileOnly;

@@ -45,6 +45,11 @@ public:
     void showFitted(const QString& access, const QString& dtype);
     QString dtype() const;
     int vector() const;
+    // The Ascend back end a run generates for: "ascendc_pto" (the released tilelang-ascend) or
+    // "npuir" (its npuir branch); shown only for the Ascend target.
+    QString ascendBackend() const;
+    void setAscendBackend(const QString& name);
+    QComboBox* ascendBackendBox() const { return backend_; }
     QString statusText() const;
     QPlainTextEdit* log() const { return log_; }
     QChart* chart() const { return chart_; }
@@ -76,7 +81,7 @@ private:
 
     RunController* ctl_;
     RunHistoryModel* history_;
-    QComboBox *target_, *dtype_;
+    QComboBox *target_, *dtype_, *backend_;
     QLineEdit* access_;
     QCheckBox* fit_;
     QSpinBox* vector_;
