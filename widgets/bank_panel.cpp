@@ -155,7 +155,11 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
 
     sv->addWidget(source_);
     sv->addWidget(note_);
-    sv->addLayout(form);
+    inputs_ = new QWidget(this);
+    inputs_->setObjectName(QStringLiteral("bankInputs"));
+    form->setContentsMargins(0, 0, 0, 0);
+    inputs_->setLayout(form);
+    sv->addWidget(inputs_);
     sv->addWidget(errorLabel_);
     sv->addWidget(totals_);
     sv->addWidget(measured_);
@@ -230,7 +234,7 @@ void BankPanel::changeEvent(QEvent* e) {
     // The chart's text follows the panel's font (presenter mode enlarges it), as the heat grid's
     // chrome does.
     if (e->type() == QEvent::FontChange && chartView_) {
-        chartView_->setMinimumHeight(std::max(190, fontMetrics().height() * 12));
+        chartView_->setMinimumHeight(chartMinimumHeight());
         if (cost_)
             updateChart();
         else
@@ -238,12 +242,41 @@ void BankPanel::changeEvent(QEvent* e) {
     }
 }
 
+void BankPanel::setPresenting(bool on) {
+    // Projected, the heat grid and the totals are the lesson; the inputs and the chart fold away
+    // (its height would come out of the cells) and returns afterwards.
+    presenting_ = on;
+    // The inputs too: a lesson step sets them, and the analysed line above names them.
+    inputs_->setVisible(!on);
+    grid_->setPresentation(on ? 1.45 : 1.0, on); // the presenter's panel font scale
+    chartView_->setMinimumHeight(chartMinimumHeight());
+    chartView_->setMaximumHeight(on ? 0 : QWIDGETSIZE_MAX);
+}
+
+int BankPanel::chartMinimumHeight() const {
+    if (presenting_) return 0;
+    // Beside the grid the chart can be tall; stacked under it, every line it takes is a line the
+    // heat cells lose.
+    const int lines = split_ && split_->orientation() == Qt::Vertical ? 6 : 12;
+    return std::max(split_ && split_->orientation() == Qt::Vertical ? 110 : 190,
+                    fontMetrics().height() * lines);
+}
+
 void BankPanel::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     // Beside the controls in a wide panel (docked below the grid), above them in a tall one
     // (docked at the side, presenter mode): the heat grid always gets the long side.
     const Qt::Orientation o = width() >= height() * 1.3 ? Qt::Horizontal : Qt::Vertical;
-    if (split_->orientation() != o) split_->setOrientation(o);
+    if (split_->orientation() != o) {
+        split_->setOrientation(o);
+        // Stacked, the controls and chart would take half the height and leave the cells a few
+        // pixels (presenter mode docks the panel tall): the heat grid gets two thirds.
+        chartView_->setMinimumHeight(chartMinimumHeight());
+        if (o == Qt::Vertical) {
+            const int h = std::max(1, split_->height());
+            split_->setSizes({h * 2 / 3, h - h * 2 / 3});
+        }
+    }
 }
 
 void BankPanel::setLayoutText(const QString& t) {

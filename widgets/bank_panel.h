@@ -45,6 +45,8 @@ int integerTickStep(double max, int maxTicks = 5);
 class BankPanel : public QWidget {
     Q_OBJECT
 public:
+    // Presenter mode: the grid's presentation fonts and contrast, and the chart folded away.
+    void setPresenting(bool on);
     explicit BankPanel(QWidget* parent = nullptr);
     ~BankPanel() override;
 
@@ -124,6 +126,9 @@ signals:
     void stepChanged(int step);
 
 protected:
+    int chartMinimumHeight() const;
+    bool presenting_ = false;
+    QWidget* inputs_ = nullptr; // the form of shared layout, access, dtype, vector, store
     void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
 

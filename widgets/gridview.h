@@ -57,6 +57,7 @@ public:
     // zoom anyway), darker ink on plain white for projectors.
     void setPresentation(double fontScale, bool highContrast);
     double fontScale() const { return fontScale_; }
+    bool highContrast() const { return contrast_; }
     // Replaces the default hover tooltip (rich text; empty = none) for panels whose cells mean
     // something else than the model's (bank heat).
     void setCellToolTip(std::function<QString(int row, int col)> f);

@@ -177,7 +177,11 @@ QDockWidget* Presenter::chooseAnalysisDock() const {
     const ts::DocLayout* l = w_->document()->activeLayout();
     if (l && l->analysis.panel == "banks") return docks_->bankDock();
     if (l && l->analysis.panel == "fractal") return docks_->fractalDock();
-    // Else the analysis the user was looking at: a visible, not tabbed-away analysis dock.
+    // Else the analysis the user was looking at (a visible, not tabbed-away analysis dock), when
+    // it can be about what is shown: the analysis panels take a shared T.Layout, so a fragment
+    // is presented alone, across the whole screen, not beside a panel about another tile.
+    const GridModel::Kind k = w_->gridView()->model().kind();
+    if (k != GridModel::Kind::LayoutInput && k != GridModel::Kind::LayoutOutput) return nullptr;
     for (QDockWidget* d : w_->findChildren<QDockWidget*>()) {
         const QString n = d->objectName();
         const bool analysis = n == QLatin1String("bankDock") || n == QLatin1String("ubDock") ||
@@ -214,7 +218,7 @@ void Presenter::setActive(bool on) {
         f.setPointSizeF(f.pointSizeF() * kPanelFontScale);
         w_->setFont(f);
         grid->setPresentation(kGridFontScale, true);
-        if (bank) bank->grid()->setPresentation(kPanelFontScale, true);
+        if (bank) bank->setPresenting(true);
         w_->showFullScreen();
         shownDock_ = keep;
         if (keep) {
@@ -236,7 +240,7 @@ void Presenter::setActive(bool on) {
         active_ = false;
         w_->setFont(savedFont_);
         grid->setPresentation(1.0, false);
-        if (bank) bank->grid()->setPresentation(1.0, false);
+        if (bank) bank->setPresenting(false);
         w_->menuBar()->setVisible(savedMenuBar_);
         w_->statusBar()->setVisible(savedStatusBar_);
         w_->setWindowState(savedWindowState_);

@@ -65,8 +65,14 @@ private slots:
         w.resize(1300, 850);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json")));
         BankDocks* docks = docksOf(w);
         docks->bankDock()->show();
+        // The analysis panels are about a shared T.Layout: present one.
+        for (int i = 0; i < w.document()->count(); ++i)
+            if (w.document()->layout(i).text.rfind("T.Layout", 0) == 0) w.document()->setActive(i);
+        QTRY_VERIFY(w.gridView()->model().kind() == GridModel::Kind::LayoutInput ||
+                    w.gridView()->model().kind() == GridModel::Kind::LayoutOutput);
         QCoreApplication::processEvents();
         const QStringList before = visibleDocks(w);
         QVERIFY(before.contains(QStringLiteral("bankDock")));
@@ -91,6 +97,7 @@ private slots:
         QCOMPARE(w.dockWidgetArea(docks->bankDock()), Qt::RightDockWidgetArea);
         QVERIFY(w.font().pointSizeF() > font.pointSizeF() * 1.3);
         QVERIFY(w.gridView()->fontScale() > 1.3);
+        QVERIFY(w.gridView()->highContrast());
         // Esc leaves and restores everything.
         QTest::keyClick(w.gridView(), Qt::Key_Escape);
         QVERIFY(!p->isActive());
@@ -102,7 +109,18 @@ private slots:
         QCOMPARE(w.dockWidgetArea(docks->bankDock()), Qt::BottomDockWidgetArea);
         QCOMPARE(w.font(), font);
         QCOMPARE(w.gridView()->fontScale(), 1.0);
+        QVERIFY(!w.gridView()->highContrast());
         QVERIFY(!p->presenterAction()->isChecked());
+        // A fragment is presented alone: an analysis panel left open is about another tile.
+        w.document()->setActive(0);
+        QTRY_COMPARE(w.gridView()->model().kind(), GridModel::Kind::Fragment);
+        p->presenterAction()->trigger();
+        QCoreApplication::processEvents();
+        QVERIFY(p->isActive());
+        QVERIFY2(visibleDocks(w).isEmpty(), qPrintable(visibleDocks(w).join(',')));
+        QCOMPARE(p->analysisDock(), nullptr);
+        QTest::keyClick(w.gridView(), Qt::Key_Escape);
+        QVERIFY(!p->isActive());
     }
 
     // Forward and back through a warp's instructions: the Step buttons, Alt+Right / Alt+Left
@@ -261,6 +279,37 @@ private slots:
         // several pixels, not the 4 they were under a stacked chart.
         QCoreApplication::processEvents();
         QVERIFY(p.grid()->scale() * p.grid()->renderer().style().cell >= 8.0);
+    }
+
+    // Where users meet it: the bank dock opened from the main window at its default size (and
+    // in presenter mode), on the lesson's 32x32 tile, has heat cells large enough to read.
+    void heatCellsAreReadableDockedInTheWindow() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        BankDocks* docks = docksOf(w);
+        w.document()->setActive(0); // 1. column access, 32x32 fp32
+        docks->bankDock()->show();
+        BankPanel* bank = docks->bankPanel();
+        QTRY_VERIFY(bank->sourceText().contains(QStringLiteral("32 x 32")));
+        QTRY_COMPARE(bank->grid()->model().rows(), 32);
+        QCoreApplication::processEvents();
+        const double px = bank->grid()->scale() * bank->grid()->renderer().style().cell;
+        QVERIFY2(px >= 8.0, qPrintable(QStringLiteral("%1 px per heat cell at %2x%3")
+                                           .arg(px)
+                                           .arg(w.width())
+                                           .arg(w.height())));
+        w.presenter()->presenterAction()->trigger();
+        QCoreApplication::processEvents();
+        // Full screen (800x800 here), docked tall beside the grid: still readable.
+        QTRY_VERIFY2(
+            bank->grid()->scale() * bank->grid()->renderer().style().cell >= 8.0,
+            qPrintable(QStringLiteral("%1 px in presenter mode, %2 docked")
+                           .arg(bank->grid()->scale() * bank->grid()->renderer().style().cell)
+                           .arg(px)));
+        QTest::keyClick(w.gridView(), Qt::Key_Escape);
     }
 
     // The other analysis panels say what their colours mean: the swizzle tiles have numbered
