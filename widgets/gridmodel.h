@@ -46,6 +46,8 @@ struct Highlight {
 struct LegendEntry {
     QColor color;
     QString text;
+    // Says what the cell labels are ("label: bank"): listed only where labels are drawn.
+    bool aboutLabels = false;
 };
 
 // Everything the tooltip and the details pane say about one cell.

@@ -7,6 +7,7 @@
 #include "png_fast.h"
 
 #include <QBuffer>
+
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QHash>
@@ -18,6 +19,7 @@
 #include <QSaveFile>
 #include <QStaticText>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -199,6 +201,16 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
         e.insert(e.end(), m.begin(), m.end());
     }
     const int k = overviewBlockAt(scale);
+    {
+        // A line about the labels goes when no label is drawn at this scale.
+        double f[2];
+        bool compact = false;
+        labelFonts(scale, f, &compact);
+        if (k > 1 || f[0] < style_.minLabelPx)
+            e.erase(std::remove_if(e.begin(), e.end(),
+                                   [](const LegendEntry& x) { return x.aboutLabels; }),
+                    e.end());
+    }
     if (style_.legendInScene && !model_.isEmpty() && k <= 1) {
         // An export too small for its labels says so, rather than silently dropping them.
         double f[2];

@@ -270,6 +270,11 @@ private slots:
         QVERIFY(texts.contains(QStringLiteral("not in instruction 1")));
         QVERIFY(texts.contains(QStringLiteral("frame: instruction 1's cells, tag = lane")));
         QVERIFY(texts.contains(QStringLiteral("label: bank")));
+        // Where the cells are too small for their labels, the legend does not name them.
+        QStringList small;
+        for (const LegendEntry& e : p.grid()->renderer().legendEntries(0.05))
+            small << e.text;
+        QVERIFY2(!small.contains(QStringLiteral("label: bank")), qPrintable(small.join('|')));
         // Two bytes per element: an 8-byte element spans two banks and says so.
         QVERIFY(p.applyView(QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"),
                             QStringLiteral("lanes:lambda t: (t, 0)"), QStringLiteral("float64"), 0,
