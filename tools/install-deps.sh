@@ -6,7 +6,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       nlohmann-json3-dev libgtest-dev libbenchmark-dev libdeflate-dev
       xvfb xauth imagemagick libgl1-mesa-dev libxkbcommon-dev fonts-dejavu-core
       clang libclang-rt-14-dev python3 python3-venv
-      python3-pytest desktop-file-utils appstream)
+      python3-pytest python3-setuptools python3-wheel desktop-file-utils appstream)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
