@@ -250,7 +250,8 @@ void BankPanel::setPresenting(bool on) {
     inputs_->setVisible(!on);
     grid_->setPresentation(on ? 1.45 : 1.0, on); // the presenter's panel font scale
     chartView_->setMinimumHeight(chartMinimumHeight());
-    chartView_->setMaximumHeight(on ? 0 : QWIDGETSIZE_MAX);
+    chartView_->setProperty(kFoldedAway, on);
+    chartView_->setVisible(!on && !state_->viewsHidden());
 }
 
 int BankPanel::chartMinimumHeight() const {

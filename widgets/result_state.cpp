@@ -136,7 +136,7 @@ void ResultState::setDimmed(bool on) {
 void ResultState::setHidden(bool on) {
     hidden_ = on;
     for (const View& v : views_)
-        if (v.widget) v.widget->setHidden(on);
+        if (v.widget) v.widget->setHidden(on || v.widget->property(kFoldedAway).toBool());
 }
 
 void ResultState::apply() {

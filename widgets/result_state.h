@@ -23,6 +23,9 @@ class QWidget;
 
 namespace tsw {
 
+// A view whose owner folded it away (the property set to true) stays hidden when results show.
+inline constexpr const char* kFoldedAway = "tilescopeFoldedAway";
+
 class ResultState : public QObject {
     Q_OBJECT
 public:
