@@ -20,12 +20,12 @@ cat "$OUT/env.txt"
 t0=$(date +%s.%N)
 mkdir -p build-e2e/core build-e2e/probe build-e2e/cli
 compile() { # src objdir
-  g++ -std=c++20 -O2 -Icore/include -I"$JSON_INC" -Iapp/probe -Iapp/cli -c "$1" \
+  g++ -std=c++20 -O2 $(printf -- "-Icore/%s/include " support lang layout notation banks trace device) -I"$JSON_INC" -Iapp/probe -Iapp/cli -c "$1" \
     -o "$2/$(basename "$1" .cpp).o"
 }
 export -f compile
 export JSON_INC
-{ ls core/src/*.cpp | sed 's|$| build-e2e/core|'
+{ ls core/*/src/*.cpp | sed 's|$| build-e2e/core|'
   ls app/probe/*.cpp | sed 's|$| build-e2e/probe|'
   ls app/cli/*.cpp | sed 's|$| build-e2e/cli|'; } |
   xargs -P "$(nproc)" -n 2 bash -c 'compile "$0" "$1"' >"$OUT/build.log" 2>&1

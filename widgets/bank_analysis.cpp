@@ -3,8 +3,8 @@
 
 #include "bank_overlays.h"
 
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 namespace tsw {
 

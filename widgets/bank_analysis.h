@@ -7,7 +7,7 @@
 #include "gridmodel.h"
 #include "latest_job.h"
 
-#include "tilescope/access.h"
+#include "tilescope/banks/access.h"
 
 #include <QString>
 #include <memory>

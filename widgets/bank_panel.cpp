@@ -6,9 +6,9 @@
 #include "result_state.h"
 #include "wording.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <QBarSeries>
 #include <QBarSet>

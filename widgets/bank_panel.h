@@ -15,7 +15,7 @@
 #include "bank_analysis.h"
 #include "latest_job.h"
 
-#include "tilescope/access.h"
+#include "tilescope/banks/access.h"
 
 #include <QWidget>
 #include <memory>

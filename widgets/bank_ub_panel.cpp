@@ -4,9 +4,9 @@
 
 #include "result_state.h"
 
-#include "tilescope/bank_model.h"
-#include "tilescope/errors.h"
-#include "tilescope/msprof_op.h"
+#include "tilescope/banks/bank_model.h"
+#include "tilescope/device/msprof_op.h"
+#include "tilescope/support/errors.h"
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -3,7 +3,7 @@
 // the signals. Files are written atomically (QSaveFile).
 #pragma once
 
-#include "tilescope/document.h"
+#include "tilescope/notation/document.h"
 
 #include <QObject>
 #include <QString>

@@ -1,7 +1,7 @@
 #include "evaluator.h"
 
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <QElapsedTimer>
 

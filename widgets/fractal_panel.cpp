@@ -7,8 +7,8 @@
 #include "result_state.h"
 #include "wording.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/fractal.h"
+#include "tilescope/banks/fractal.h"
+#include "tilescope/layout/builtins.h"
 
 #include <QApplication>
 #include <QClipboard>

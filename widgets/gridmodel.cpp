@@ -1,8 +1,8 @@
 #include "gridmodel.h"
 
-#include "tilescope/slot_collisions.h"
+#include "tilescope/layout/slot_collisions.h"
 
-#include "tilescope/errors.h"
+#include "tilescope/support/errors.h"
 
 #include "wording.h"
 

@@ -11,7 +11,7 @@
 // threads (they are immutable once built, except for the diff marks set by their owner).
 #pragma once
 
-#include "tilescope/layout.h"
+#include "tilescope/layout/layout.h"
 
 #include <QColor>
 #include <QString>

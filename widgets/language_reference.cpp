@@ -2,8 +2,8 @@
 
 #include "wording.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QDialogButtonBox>
 #include <QGuiApplication>

@@ -22,8 +22,8 @@
 #include "window_panels.h"
 #include "wording.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -6,7 +6,7 @@
 #include "evaluator.h"
 #include "export_job.h"
 #include "gridmodel.h"
-#include "tilescope/interop.h"
+#include "tilescope/notation/interop.h"
 
 #include <QMainWindow>
 #include <QPointer>

@@ -1,8 +1,8 @@
 #include "mappingeditor.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/interop.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/interop.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -8,7 +8,7 @@
 // the UI thread): the Fields page follows the text when its evaluation arrives (syncFields).
 #pragma once
 
-#include "tilescope/layout.h"
+#include "tilescope/layout/layout.h"
 
 #include <QPlainTextEdit>
 #include <QWidget>

@@ -5,7 +5,7 @@
 #include "run_history.h"
 #include "run_panel.h"
 
-#include "tilescope/measurements.h"
+#include "tilescope/device/measurements.h"
 
 #include <QAction>
 #include <QDockWidget>

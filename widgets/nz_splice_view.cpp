@@ -4,7 +4,7 @@
 #include "bank_overlays.h"
 #include "gridview.h"
 
-#include "tilescope/nz_splice.h"
+#include "tilescope/banks/nz_splice.h"
 
 #include <QComboBox>
 #include <QGroupBox>

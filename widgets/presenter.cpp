@@ -8,7 +8,7 @@
 #include "gridview.h"
 #include "mainwindow.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAbstractSpinBox>
 #include <QAction>

@@ -6,7 +6,7 @@
 #include "result_state.h"
 #include "wording.h"
 
-#include "tilescope/raster.h"
+#include "tilescope/banks/raster.h"
 
 #include <QComboBox>
 #include <QGroupBox>

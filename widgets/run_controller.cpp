@@ -1,12 +1,12 @@
 #include "run_controller.h"
 #include "install_paths.h"
 
-#include "tilescope/ascend_kernel.h"
-#include "tilescope/cann_detect.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
-#include "tilescope/subprocess.h"
-#include "tilescope/tilelang_kernel.h"
+#include "tilescope/device/ascend_kernel.h"
+#include "tilescope/device/cann_detect.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/device/tilelang_kernel.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <QCoreApplication>
 #include <QDir>

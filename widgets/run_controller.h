@@ -13,9 +13,9 @@
 
 #include "run_history.h"
 
-#include "tilescope/cann_detect.h"
-#include "tilescope/msprof_op.h"
-#include "tilescope/run_prepare.h"
+#include "tilescope/device/cann_detect.h"
+#include "tilescope/device/msprof_op.h"
+#include "tilescope/device/run_prepare.h"
 
 #include <QElapsedTimer>
 #include <QObject>

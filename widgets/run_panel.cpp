@@ -10,8 +10,8 @@
 #include "result_state.h"
 #include "trace_viewer.h"
 
-#include "tilescope/access.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAction>
 #include <QActionGroup>

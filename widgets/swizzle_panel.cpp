@@ -6,9 +6,9 @@
 #include "result_state.h"
 #include "wording.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/mapping.h"
-#include "tilescope/swizzle_search.h"
+#include "tilescope/banks/swizzle_search.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QComboBox>
 #include <QFormLayout>

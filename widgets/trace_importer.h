@@ -8,7 +8,7 @@
 // The UI thread never parses: a 50 MB log imports without blocking it.
 #pragma once
 
-#include "tilescope/dump.h"
+#include "tilescope/trace/dump.h"
 
 #include <QObject>
 #include <QProcessEnvironment>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "gridview.h"
-#include "tilescope/layout_diff.h"
+#include "tilescope/layout/layout_diff.h"
 #include "trace_importer.h"
 
 #include <QAbstractListModel>

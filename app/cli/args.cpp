@@ -1,7 +1,7 @@
 #include "cli.h"
 
-#include "tilescope/errors.h"
-#include "tilescope/slot_collisions.h"
+#include "tilescope/layout/slot_collisions.h"
+#include "tilescope/support/errors.h"
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 // tilescope-cli: one file per subcommand, each registering itself here.
 #pragma once
 
-#include "tilescope/layout.h"
+#include "tilescope/layout/layout.h"
 
 #include <functional>
 #include <string>

@@ -1,11 +1,11 @@
 // `banks`: shared-memory bank conflicts of an access pattern over a layout (core/access.h).
 #include "cli.h"
 
-#include "tilescope/access.h"
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
-#include "tilescope/wording.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/support/wording.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

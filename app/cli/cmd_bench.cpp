@@ -3,10 +3,10 @@
 // analysis of that access over SPEC as a shared tile too (tile addresses, access plan, model).
 #include "cli.h"
 
-#include "tilescope/access.h"
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <algorithm>
 #include <chrono>

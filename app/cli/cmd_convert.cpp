@@ -2,11 +2,11 @@
 // linear layout when that is exact; otherwise the reason, exit 2.
 #include "cli.h"
 
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/interop.h"
-#include "tilescope/mapping.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/interop.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -1,11 +1,11 @@
 // `import-dump` (events of a TileLang log) and `diff` (cell-by-cell comparison of two layouts).
 #include "cli.h"
 
-#include "tilescope/document.h"
-#include "tilescope/dump.h"
-#include "tilescope/errors.h"
-#include "tilescope/layout_diff.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/layout_diff.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/trace/dump.h"
 
 #include <iostream>
 #include <map>

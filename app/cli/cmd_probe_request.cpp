@@ -3,9 +3,9 @@
 // Measurements). Both call ts::probeRequestFor, so the request is the same one.
 #include "cli.h"
 
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/run_prepare.h"
+#include "tilescope/device/run_prepare.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/support/errors.h"
 
 #include <fstream>
 #include <iostream>

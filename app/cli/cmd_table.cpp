@@ -1,10 +1,10 @@
 // `table` and `print`: the evaluated cells as JSON, and TileLang's own text forms.
 #include "cli.h"
 
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

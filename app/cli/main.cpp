@@ -1,8 +1,8 @@
 #include "cli.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/support/errors.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

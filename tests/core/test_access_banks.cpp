@@ -1,8 +1,8 @@
 // Layout + dtype + access pattern -> bank model: hand-derived wavefront counts (fp16 rows are
 // 128 B = 32 words, so a row-major 64-column tile puts every row's chunk c on the same banks).
-#include "tilescope/access.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 #include <random>

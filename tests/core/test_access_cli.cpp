@@ -1,5 +1,5 @@
 // `tilescope-cli banks`: JSON and table outputs (golden), exit 2 with one line on bad input.
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 // Swizzle XOR tables and search, threadblock rasterization (TileLang's rasterization2DRow /
 // Column and Metal's MLX), Ascend fractal previews.
-#include "tilescope/errors.h"
-#include "tilescope/fractal.h"
-#include "tilescope/raster.h"
-#include "tilescope/swizzle_search.h"
+#include "tilescope/banks/fractal.h"
+#include "tilescope/banks/raster.h"
+#include "tilescope/banks/swizzle_search.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 #include <set>

@@ -2,9 +2,9 @@
 // paths A2/A3 has, only API names the released branch defines, and (where the PyPI ascendnpu-ir
 // wheel is installed in .venv-ascend) the npuir route's HIVM IR pushed through the real
 // bishengir-compile up to the step that needs CANN.
-#include "tilescope/ascend_kernel.h"
-#include "tilescope/errors.h"
-#include "tilescope/subprocess.h"
+#include "tilescope/device/ascend_kernel.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "tilescope/bank_model.h"
-#include "tilescope/errors.h"
+#include "tilescope/banks/bank_model.h"
+#include "tilescope/support/errors.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // Every parameter TileLang honours changes what Tilescope computes, and what TileLang rejects
 // Tilescope rejects with a sentence naming the cause. The cell-by-cell agreement is in the
 // builtin_params goldens; these tests pin the behaviour and the messages.
-#include "tilescope/builtins.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 

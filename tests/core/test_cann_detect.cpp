@@ -2,8 +2,8 @@
 // CANN toolkit, and small shell scripts standing in for npu-smi, bisheng, msprof and the run's
 // Python (no CANN or NPU exists here). The detection code itself runs for real: it stats the
 // files, searches the given PATH, runs the scripts and parses what they print.
-#include "tilescope/cann_detect.h"
-#include "tilescope/subprocess.h"
+#include "tilescope/device/cann_detect.h"
+#include "tilescope/device/subprocess.h"
 
 #include <gtest/gtest.h>
 

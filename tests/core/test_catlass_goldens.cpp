@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #ifdef TILESCOPE_CATLASS_INCLUDE
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
 
 #include <filesystem>
 #include <fstream>

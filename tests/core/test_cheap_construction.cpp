@@ -2,11 +2,11 @@
 // decide from the thread map alone where they can (a fully replicated fragment's map is `_rep`),
 // never by storing a table; the syntax key and the named dtype come from the text alone; the
 // default bank access fits every T.Layout the samples ship.
-#include "tilescope/access.h"
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/expr.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/lang/expr.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

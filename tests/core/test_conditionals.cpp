@@ -1,12 +1,12 @@
 // Comparisons, truth values and conditionals: what TVM prints (dump text), what TileLang's Python
 // accepts and refuses (mapping text), how they evaluate on every path, and 1-tuples.
-#include "tilescope/access.h"
-#include "tilescope/dump.h"
-#include "tilescope/errors.h"
-#include "tilescope/expr_eval.h"
-#include "tilescope/mapping.h"
-#include "tilescope/simplify.h"
-#include "tilescope/table_json.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/lang/expr_eval.h"
+#include "tilescope/lang/simplify.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/trace/dump.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // The project file: JSON round trip, and every kind of broken file names its JSON path.
-#include "tilescope/document.h"
+#include "tilescope/notation/document.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,9 +1,9 @@
 // Cell-by-cell layout diff and its plain-language relations; the CLI commands of issue 5.
-#include "tilescope/dump.h"
-#include "tilescope/errors.h"
-#include "tilescope/layout_diff.h"
-#include "tilescope/mapping.h"
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/layout/layout_diff.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/trace/dump.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // The dump importer on REAL TileLang logs (tests/data/logs, made by tools/gen_logs*.py with the
 // real tilelang) and on truncated / corrupted copies of them made here.
-#include "tilescope/dump.h"
-#include "tilescope/errors.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/trace/dump.h"
 
 #include <filesystem>
 #include <fstream>

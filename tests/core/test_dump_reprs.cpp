@@ -1,8 +1,8 @@
 // Reprs and messages quoted in tilelang-layouts.md / peers.md, and malformed variants.
-#include "tilescope/dump.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/trace/dump.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

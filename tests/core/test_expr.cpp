@@ -1,9 +1,9 @@
 // Expressions: parsing (typed text and dump text share one grammar), printing with minimal
 // parentheses, the parse/print round trip, floor semantics and the compiled evaluator.
-#include "tilescope/errors.h"
-#include "tilescope/expr_eval.h"
-#include "tilescope/layout.h"
-#include "tilescope/mapping.h"
+#include "tilescope/lang/expr_eval.h"
+#include "tilescope/layout/layout.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 #include <optional>
@@ -283,7 +283,7 @@ TEST(Expr, DivisionByZeroAtACellNamesTheCell) {
 
 } // namespace
 
-#include "tilescope/simplify.h"
+#include "tilescope/lang/simplify.h"
 
 namespace {
 

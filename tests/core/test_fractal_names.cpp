@@ -1,8 +1,8 @@
 // Fractal names in both conventions (CATLASS zN/nZ, tilelang-ascend NZ/ZN), never one read as the
 // other, and the tilelang-ascend code each arrangement is exported as.
-#include "tilescope/errors.h"
-#include "tilescope/fractal.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/fractal.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // Every reproducer in tests/data/fuzz-regressions/<target>/ goes through the same calls as the
 // fuzz target (fuzz/fuzz_<target>.cpp) and must end in success or a documented error.
-#include "tilescope/access.h"
-#include "tilescope/document.h"
-#include "tilescope/dump.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/trace/dump.h"
 
 #include <filesystem>
 #include <fstream>

@@ -2,11 +2,11 @@
 // linear layouts as Triton converts them: Triton 3.9's own bases for every random constructor in
 // tests/data/goldens/gluon.json, its refusals refused, and errors that say where.
 #include "cli_run.h"
-#include "tilescope/errors.h"
-#include "tilescope/interop.h"
-#include "tilescope/linear_layout.h"
-#include "tilescope/mapping.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/interop.h"
+#include "tilescope/notation/linear_layout.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

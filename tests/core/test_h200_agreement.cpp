@@ -2,9 +2,9 @@
 // (data/h200/*.json, docs/measurements.md): every recorded pattern's wavefronts per instruction,
 // in the one-warp-per-SM pass where the counters are exact. A model change that breaks agreement
 // with the hardware fails here, without a GPU.
-#include "tilescope/access.h"
-#include "tilescope/mapping.h"
-#include "tilescope/subprocess.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/notation/mapping.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

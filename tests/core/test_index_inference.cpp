@@ -1,7 +1,7 @@
 // Index inference reproduces TileLang's (TVM's iterator-map rewrite), not a reading of values:
 // the goldens (family "infer") check random maps cell by cell; these pin the rules one by one.
-#include "tilescope/layout.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/layout.h"
+#include "tilescope/notation/mapping.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // CuTe and Triton layout text: recognition, reading, errors, conversions and the CLI `convert`.
 #include "cli_run.h"
-#include "tilescope/cute_layout.h"
-#include "tilescope/errors.h"
-#include "tilescope/interop.h"
-#include "tilescope/linear_layout.h"
-#include "tilescope/mapping.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/cute_layout.h"
+#include "tilescope/notation/interop.h"
+#include "tilescope/notation/linear_layout.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-#include "tilescope/cuda_compile.h"
-#include "tilescope/errors.h"
-#include "tilescope/kernelgen.h"
+#include "tilescope/device/cuda_compile.h"
+#include "tilescope/device/kernelgen.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 

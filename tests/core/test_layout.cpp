@@ -1,8 +1,8 @@
 // Layout/Fragment algebra over the whole domain: repeat, replicate, expand and inverse round
 // trips, the inferred local index, collision checks, the mapping language and its errors.
-#include "tilescope/builtins.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 #include <map>

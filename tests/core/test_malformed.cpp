@@ -1,7 +1,7 @@
 // The malformed-input corpus (tests/data/malformed/manifest.json): every input, through
 // tilescope-cli (or tilescope-probe for probe requests), exits 2 with the expected message and
 // never crashes, hangs or reports an internal error.
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

@@ -5,8 +5,8 @@
 // aiv_vec_total_cflt_ratio, aiv_vec_bankgroup_cflt_ratio, aiv_vec_bank_cflt_ratio,
 // aiv_vec_resc_cflt_ratio, aiv_vec_mte_cflt_ratio, aiv_vec_wait_ratio, ...). No NPU has produced
 // these files here; the values are made up, the layout is the documented one.
-#include "tilescope/errors.h"
-#include "tilescope/msprof_op.h"
+#include "tilescope/device/msprof_op.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 

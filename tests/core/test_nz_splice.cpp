@@ -8,8 +8,8 @@
 //   uncovered rows reading as zero from the first copy's clear;
 // - issue #1155: a DMA that interleaves over the copy's own rows puts the first copy's later
 //   column blocks on rows of the second copy.
-#include "tilescope/errors.h"
-#include "tilescope/nz_splice.h"
+#include "tilescope/banks/nz_splice.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 

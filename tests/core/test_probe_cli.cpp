@@ -1,5 +1,5 @@
 // The probe binary on a machine without a GPU: clear errors, documented exit codes.
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
 
 #include <cstdlib>
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // of the workers' answers in request order (pure functions), and the binary's no-GPU path.
 #include "devices.h"
 
-#include "tilescope/errors.h"
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/support/errors.h"
 
 #include <cstdio>
 #include <cstdlib>

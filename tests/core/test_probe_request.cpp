@@ -1,11 +1,11 @@
 // tilescope-cli probe-request (one request, sweeps over layouts, accesses and whole projects),
 // reading probe results back (the committed H200 run of data/h200/e2e) and matching them to
 // layouts, and the Run history kept in the project file.
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/measurements.h"
-#include "tilescope/run_prepare.h"
-#include "tilescope/subprocess.h"
+#include "tilescope/device/measurements.h"
+#include "tilescope/device/run_prepare.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/support/errors.h"
 
 #include <cstdlib>
 #include <fstream>

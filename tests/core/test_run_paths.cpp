@@ -1,15 +1,15 @@
 // Issue 6 core paths: run preparation (layout checks before running), the TileLang kernel (lowered
 // by the real TileLang 0.1.15 when the repository's .venv exists), the Ascend ND->NZ kernel and
 // CANN detection.
-#include "tilescope/ascend_kernel.h"
-#include "tilescope/cann_detect.h"
-#include "tilescope/dump.h"
-#include "tilescope/errors.h"
-#include "tilescope/kernelgen.h"
-#include "tilescope/mapping.h"
-#include "tilescope/run_prepare.h"
-#include "tilescope/subprocess.h"
-#include "tilescope/tilelang_kernel.h"
+#include "tilescope/device/ascend_kernel.h"
+#include "tilescope/device/cann_detect.h"
+#include "tilescope/device/kernelgen.h"
+#include "tilescope/device/run_prepare.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/device/tilelang_kernel.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+#include "tilescope/trace/dump.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // Two elements in one (thread, local) register are never silent: counted in the table JSON,
 // warned by the CLI (--strict: exit 2), and aliasing shared layouts warned by `banks`.
 #include "cli_run.h"
-#include "tilescope/access.h"
-#include "tilescope/mapping.h"
-#include "tilescope/slot_collisions.h"
-#include "tilescope/table_json.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/layout/slot_collisions.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/mapping.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

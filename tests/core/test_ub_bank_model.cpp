@@ -1,7 +1,7 @@
 // The Ascend 950 UB (CANN 9.0 guide, Atlas 350 card / NPU arch 3510) and the split between what
 // the guide states and what Tilescope infers. The A2/A3 worked examples: test_bank_model.cpp.
-#include "tilescope/errors.h"
-#include "tilescope/ub_bank_model.h"
+#include "tilescope/banks/ub_bank_model.h"
+#include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // User-visible wording from the core: counts, error locations in logs, project titles, the list
 // of expression functions the GUI's reference shows, and sentences that start with identifiers.
-#include "tilescope/document.h"
-#include "tilescope/dump.h"
-#include "tilescope/layout_diff.h"
-#include "tilescope/mapping.h"
-#include "tilescope/wording.h"
+#include "tilescope/layout/layout_diff.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/wording.h"
+#include "tilescope/trace/dump.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -17,8 +17,8 @@
 #include "run_panel.h"
 #include "swizzle_panel.h"
 
-#include "tilescope/access.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAction>
 #include <QChart>

@@ -11,7 +11,7 @@
 #include "nz_splice_view.h"
 #include "run_controller.h"
 
-#include "tilescope/msprof_op.h"
+#include "tilescope/device/msprof_op.h"
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -25,8 +25,8 @@
 #include "run_panel.h"
 #include "swizzle_panel.h"
 
-#include "tilescope/document.h"
-#include "tilescope/mapping.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAction>
 #include <QDir>

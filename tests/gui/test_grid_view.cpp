@@ -7,7 +7,7 @@
 #include "grid_overview.h"
 #include "gridview.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QElapsedTimer>
 #include <QScrollBar>

@@ -6,7 +6,7 @@
 #include "mappingeditor.h"
 #include "test_gui_common.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QTest>
 

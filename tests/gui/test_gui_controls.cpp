@@ -14,8 +14,8 @@
 #include "recent_files.h"
 #include "trace_viewer.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAbstractButton>
 #include <QDockWidget>

@@ -8,7 +8,7 @@
 #include "mainwindow.h"
 #include "mappingeditor.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -6,7 +6,7 @@
 #include "gridview.h"
 #include "mainwindow.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QFile>
 #include <QImage>

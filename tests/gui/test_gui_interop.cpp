@@ -7,9 +7,9 @@
 #include "mainwindow.h"
 #include "mappingeditor.h"
 
-#include "tilescope/interop.h"
-#include "tilescope/mapping.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/interop.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAction>
 #include <QApplication>

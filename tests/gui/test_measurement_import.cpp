@@ -12,7 +12,7 @@
 #include "run_history.h"
 #include "run_panel.h"
 
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
 
 #include <QAction>
 #include <QDockWidget>

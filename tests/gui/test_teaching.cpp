@@ -14,7 +14,7 @@
 #include "raster_panel.h"
 #include "swizzle_panel.h"
 
-#include "tilescope/fractal.h"
+#include "tilescope/banks/fractal.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -2,7 +2,7 @@
 // synchronised views, open-in-editor, live follow of a growing file, a child process with cancel.
 #include "trace_viewer.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QDir>
 #include <QElapsedTimer>

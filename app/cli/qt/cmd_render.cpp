@@ -4,9 +4,9 @@
 
 #include "gridrenderer.h"
 
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/mapping.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <QFileInfo>
 #include <QGuiApplication>
