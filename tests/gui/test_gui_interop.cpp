@@ -2,10 +2,10 @@
 // notation, and the Edit menu copies the layout back as CuTe or as a Triton linear layout.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "mappingeditor.h"
+#include "document/documentmodel.h"
+#include "editor/mappingeditor.h"
+#include "grid/gridview.h"
+#include "window/mainwindow.h"
 
 #include "tilescope/layout/table_json.h"
 #include "tilescope/notation/interop.h"

@@ -7,11 +7,11 @@
 //  - opening a project never executes anything; the history persists.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "mainwindow.h"
-#include "run_controller.h"
-#include "run_history.h"
-#include "run_panel.h"
+#include "document/documentmodel.h"
+#include "run/run_controller.h"
+#include "run/run_history.h"
+#include "run/run_panel.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -4,11 +4,11 @@
 // Skips with the reason when the venv is absent (CI has none).
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "mainwindow.h"
-#include "run_controller.h"
-#include "run_panel.h"
-#include "trace_viewer.h"
+#include "document/documentmodel.h"
+#include "run/run_controller.h"
+#include "run/run_panel.h"
+#include "trace/trace_viewer.h"
+#include "window/mainwindow.h"
 
 #include <QFileInfo>
 #include <QPushButton>

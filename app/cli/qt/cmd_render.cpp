@@ -2,7 +2,7 @@
 // Built only with TILESCOPE_GUI; runs headless (QT_QPA_PLATFORM=offscreen unless set).
 #include "../cli.h"
 
-#include "gridrenderer.h"
+#include "grid/gridrenderer.h"
 
 #include "tilescope/notation/document.h"
 #include "tilescope/notation/mapping.h"
