@@ -16,7 +16,7 @@ namespace ts {
 // Adding an operator touches: this enum and arity(); expr.cpp (print, applyBinary or
 // evaluateNode, fold); expr_eval.cpp (Compiler::emit, rangeOf, Program::exec);
 // simplify.cpp (range, visit); mapping.cpp (the interpreter's operators and calls); the
-// random trees in tests/core/test_expr.cpp; README's mapping-language list. Code that switches
+// random trees in tests/core/lang/test_expr.cpp; README's mapping-language list. Code that switches
 // over Op has no `default:` where a missed case would be wrong, so -Wswitch names the places.
 enum class Op : std::uint8_t {
     Const,

@@ -1,6 +1,6 @@
 // Evaluation split across threads (grids over ~1M cells) gives exactly what one thread gives,
 // and a failure names the same first failing cell.
-#include "../../core/layout/src/layout_eval.h"
+#include "../../../core/layout/src/layout_eval.h"
 
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
