@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One device call (issue 6): build tilescope-probe, run it over the sample layouts' access
+# One device call: build tilescope-probe, run it over the sample layouts' access
 # patterns (tools/samples_sweep.json, generated on the CPU by tools/samples_sweep.cpp from
 # samples/*.tilescope.json through core's prepareRun) with ncu, then time GUI-style round trips
 # (one request: generate + compile + run + report) and copy everything to $OUT.

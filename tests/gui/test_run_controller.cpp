@@ -1,4 +1,4 @@
-// Run on device (issue 6) and child-process safety (issue 7 part 5), offscreen:
+// Run on device and the safety of the child processes it starts, offscreen:
 //  - the real tilescope-probe on this CPU-only machine: "no CUDA driver" shown cleanly;
 //  - layout checks in core before any child starts (not a bijection, tile too large, fragment);
 //  - a fake ssh on PATH exiting 255: "lost connection";

@@ -1,4 +1,4 @@
-// RunController: the non-widget logic of "Run on device" (issue 6). It checks the layout in core
+// RunController: the non-widget logic of "Run on device". It checks the layout in core
 // before anything starts (prepareRun: bijection onto shared memory, tile size), then runs one
 // child process asynchronously:
 //   LocalGpu  tilescope-probe here (JSON request on stdin);

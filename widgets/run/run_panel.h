@@ -1,4 +1,4 @@
-// RunPanel: the "Run" dock (issue 6): target, dtype, access pattern, Run / Cancel, progress,
+// RunPanel: the "Run" dock: target, dtype, access pattern, Run / Cancel, progress,
 // the log (compiler log on failure), a Qt Charts view of predicted vs measured wavefronts and
 // time per instruction over the run history, and the history table. All logic lives in
 // RunController and RunHistoryModel; this is only their view.

@@ -1,4 +1,4 @@
-// The inference-trace viewer (issue 5): a list of a TileLang log's layout events in order, a grid
+// The inference-trace viewer: a list of a TileLang log's layout events in order, a grid
 // for the selected inferred layout, and for a conflict both layouts side by side, aligned, with
 // synchronised zoom/pan and hover, differing cells marked by kind, the counts and a plain
 // summary. Live mode follows a growing log or runs a TileLang script (TraceImporter).

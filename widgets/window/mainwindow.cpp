@@ -369,7 +369,7 @@ void MainWindow::createDocks() {
                     Qt::LeftDockWidgetArea);
     auto* det = dock(QStringLiteral("Details"), QStringLiteral("detailsDock"), details_,
                      Qt::RightDockWidgetArea);
-    // Issue 5: the inference-trace viewer (hidden until toggled in the panels menu).
+    // The inference-trace viewer of compiler logs (hidden until toggled in the panels menu).
     traceViewer_ = qobject_cast<TraceViewer*>(installTraceDock(this, doc_, panelsMenu_)->widget());
     splitDockWidget(layouts, ed, Qt::Vertical);
     resizeDocks({layouts, ed}, {180, 420}, Qt::Vertical);

@@ -1,6 +1,6 @@
-// Issue 6 core paths: run preparation (layout checks before running), the TileLang kernel (lowered
-// by the real TileLang 0.1.15 when the repository's .venv exists), the Ascend ND->NZ kernel and
-// CANN detection.
+// The core side of a device run: run preparation (layout checks before running), the TileLang
+// kernel (lowered by the real TileLang 0.1.15 when the repository's .venv exists), the Ascend
+// ND->NZ kernel and CANN detection.
 #include "tilescope/device/ascend_kernel.h"
 #include "tilescope/device/cann_detect.h"
 #include "tilescope/device/kernelgen.h"

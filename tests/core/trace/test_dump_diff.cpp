@@ -1,4 +1,5 @@
-// Cell-by-cell layout diff and its plain-language relations; the CLI commands of issue 5.
+// Cell-by-cell layout diff and its plain-language relations; the CLI's import-dump and diff
+// commands.
 #include "tilescope/device/subprocess.h"
 #include "tilescope/layout/layout_diff.h"
 #include "tilescope/notation/mapping.h"

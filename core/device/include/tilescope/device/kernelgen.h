@@ -1,4 +1,4 @@
-// CUDA source generation for measuring an AccessPlan on a GPU (issue 6).
+// CUDA source generation for measuring an AccessPlan on a GPU.
 //
 // The emitted source is device code only (no host code, no includes), with two extern "C"
 // kernels whose names end in `KernelGenOptions::suffix`:

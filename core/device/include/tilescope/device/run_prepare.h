@@ -1,4 +1,4 @@
-// Preparing a device run (issue 6): from a shared layout's mapping text, a dtype and an access
+// Preparing a device run: from a shared layout's mapping text, a dtype and an access
 // pattern (access.h) to a tilescope-probe request, checked BEFORE anything is started:
 //   * the mapping must be a T.Layout (a Fragment is a register layout, not a shared tile);
 //   * the layout must map logical cells one-to-one onto shared elements (a bijection onto its

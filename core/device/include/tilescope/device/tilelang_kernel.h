@@ -1,4 +1,4 @@
-// The TileLang path of a device run (issue 6): a self-contained Python script that uses a shared
+// The TileLang path of a device run: a self-contained Python script that uses a shared
 // layout through T.annotate_layout (global -> shared -> fragment -> global), lowers it with the
 // layout-visualization pass on (so TileLang prints its inferred layouts and any conflict), and,
 // when a CUDA device is present, compiles and runs it, checks the round trip and prints latency.
