@@ -7,6 +7,29 @@
 
 namespace cli {
 
+std::string usage(const CLI::App& sub) {
+    std::string u = sub.get_name();
+    for (const CLI::Option* o : sub.get_options()) {
+        if (o == sub.get_help_ptr()) continue;
+        std::string item;
+        if (o->get_positional()) {
+            item = o->get_name();
+        } else {
+            // The first name as declared ("-o" of "-o,--out"), then the value's name.
+            const std::string names = o->get_name(false, true);
+            item = names.substr(0, names.find(','));
+            if (o->get_expected_max() > 0) item += " " + o->get_type_name();
+        }
+        if (o->get_expected_max() > 1) item += "...";
+        u += " " + (o->get_required() ? item : "[" + item + "]");
+    }
+    return u;
+}
+
+void badUsage(const CLI::App& sub, const std::string& what) {
+    throw ts::InputError(what + " (usage: " + usage(sub) + ")");
+}
+
 int parseCount(const std::string& flag, const std::string& value) {
     try {
         std::size_t end = 0;
