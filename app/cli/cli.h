@@ -34,8 +34,17 @@ struct Register {
     explicit Register(Command c) { registry().push_back(std::move(c)); }
 };
 
-// One line from the declarations: "table SPEC [--summary] [--strict]".
+// One line from the declarations: "table SPEC [--summary] [--strict]". Optional arguments are
+// bracketed, except those marked with shownAsNeeded.
 std::string usage(const CLI::App& sub);
+
+// An option with a default that the usage still shows unbracketed, because a run is only
+// meaningful when it is given (banks' --dtype: the tile's element type decides its banks).
+CLI::Option* shownAsNeeded(CLI::Option* o);
+
+// The first required argument that was not given, or given as an empty string ("" reads as
+// missing, as it did before the arguments were declared): "SPEC", "--access"; empty if none.
+std::string missingArgument(const CLI::App& sub);
 
 // An InputError "<what> (usage: <usage of sub>)", for checks CLI11 cannot express (a value out of
 // its set, options that exclude each other).

@@ -58,8 +58,9 @@ cli::Run declareBanks(CLI::App& sub) {
     auto a = std::make_shared<BanksArgs>();
     sub.add_option("SPEC", a->spec, "the shared-memory T.Layout: mapping text or FILE.json[:NAME]")
         ->required();
-    sub.add_option("--dtype", a->dtype, "element type of the tile (default float16)")
-        ->type_name("DTYPE");
+    cli::shownAsNeeded(
+        sub.add_option("--dtype", a->dtype, "element type of the tile (default float16)")
+            ->type_name("DTYPE"));
     sub.add_option("--access", a->access,
                    "fragment:<mapping>, lanes:<lambda t[, k]: (r, c)> or "
                    "ldmatrix|stmatrix:x1|x2|x4[.trans][@r,c]")

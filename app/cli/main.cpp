@@ -78,18 +78,6 @@ bool isCommand(const std::string& name) {
                        [&](const cli::Command& c) { return c.name == name; });
 }
 
-// CLI11 reports a missing required argument by its name only; the CLI's contract says
-// "missing SPEC (usage: ...)", so the first required argument not given is named here.
-std::string missingArgument(const CLI::App& sub) {
-    for (const CLI::Option* o : sub.get_options()) {
-        if (!o->get_required() || o->count() > 0) continue;
-        if (o->get_positional()) return o->get_name();
-        const std::string names = o->get_name(false, true);
-        return names.substr(0, names.find(','));
-    }
-    return "an argument";
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -135,7 +123,7 @@ int main(int argc, char** argv) {
         const auto selected = app.get_subcommands();
         std::string what = e.what();
         if (!selected.empty() && dynamic_cast<const CLI::RequiredError*>(&e))
-            what = "missing " + missingArgument(*selected[0]);
+            what = "missing " + cli::missingArgument(*selected[0]);
         std::cerr << "tilescope-cli: error: " << what;
         if (!selected.empty()) std::cerr << " (usage: " << cli::usage(*selected[0]) << ")";
         std::cerr << "\n";
@@ -145,6 +133,8 @@ int main(int argc, char** argv) {
     return cli::reportError([&] {
         if (const auto extra = sub->remaining(); !extra.empty())
             cli::badUsage(*sub, "unexpected argument '" + extra.front() + "'");
+        if (const std::string missing = cli::missingArgument(*sub); !missing.empty())
+            cli::badUsage(*sub, "missing " + missing);
         return bodies.at(sub)();
     });
 }
