@@ -1,8 +1,8 @@
 // Bank analysis speed (target: a 128x128 fp16 tile read by a 4-warp fragment in under 1 ms):
 // the tile's addresses, the fragment's evaluation and grouping into vector accesses, and the
 // per-phase wavefront model over every instruction.
-#include "tilescope/access.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/mapping.h"
 
 #include <benchmark/benchmark.h>
 

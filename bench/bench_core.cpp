@@ -1,7 +1,7 @@
 // Core speed: parse + compile of mapping text, and whole-grid evaluation (target: a 1024x1024
 // fragment of about six terms per expression in under 10 ms on one core).
-#include "tilescope/expr_eval.h"
-#include "tilescope/mapping.h"
+#include "tilescope/lang/expr_eval.h"
+#include "tilescope/notation/mapping.h"
 
 #include <benchmark/benchmark.h>
 

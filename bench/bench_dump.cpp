@@ -1,5 +1,5 @@
 // Importing a synthetic 50 MB TileLang log (docs/benchmarks-dump.md records the figure).
-#include "tilescope/dump.h"
+#include "tilescope/trace/dump.h"
 
 #include <benchmark/benchmark.h>
 #include <string>

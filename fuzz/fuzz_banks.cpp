@@ -1,8 +1,8 @@
 // The `banks` ACCESS parser over a few shared tiles: byte 0 picks the tile and dtype, byte 1
 // the vector width / steps / store flag, the rest is the ACCESS text.
 #include "fuzz_common.h"
-#include "tilescope/access.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/mapping.h"
 
 #include <array>
 #include <variant>

@@ -2,8 +2,8 @@
 // else escaping (std::out_of_range, nlohmann::json::exception, ...) is a bug and aborts the run.
 #pragma once
 
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/support/errors.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The compiler-log parser, fed in chunks whose sizes come from the input's first bytes; the
 // events must not depend on the chunking.
 #include "fuzz_common.h"
-#include "tilescope/dump.h"
+#include "tilescope/trace/dump.h"
 
 #include <cstdlib>
 

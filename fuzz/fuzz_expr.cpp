@@ -1,7 +1,7 @@
 // The expression parser: parse over TileLang's placeholders, print, re-parse (must be
 // structurally equal) and evaluate one point.
 #include "fuzz_common.h"
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <cstdlib>
 

@@ -1,8 +1,8 @@
 // The mapping language: parse, and when the layout is small evaluate it, print its repr and
 // mapping text and re-parse that.
 #include "fuzz_common.h"
-#include "tilescope/dump.h"
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/trace/dump.h"
 
 #include <variant>
 

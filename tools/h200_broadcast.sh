@@ -20,8 +20,8 @@ cat "$OUT/broadcast_env.txt"
 t0=$(date +%s.%N)
 PROBE=build-probe/direct/tilescope-probe
 mkdir -p build-probe/direct
-for f in core/src/{bank_model,kernelgen,subprocess,cuda_compile,errors}.cpp app/probe/*.cpp; do
-  g++ -std=c++20 -O2 -Icore/include -I"$JSON_INC" -Iapp/probe -c "$f" \
+for f in core/banks/src/bank_model.cpp core/device/src/{kernelgen,subprocess,cuda_compile}.cpp core/support/src/errors.cpp app/probe/*.cpp; do
+  g++ -std=c++20 -O2 $(printf -- "-Icore/%s/include " support lang layout notation banks trace device) -I"$JSON_INC" -Iapp/probe -c "$f" \
     -o "build-probe/direct/$(basename "$f" .cpp).o" &
 done >"$OUT/broadcast_build.log" 2>&1
 wait

@@ -3,14 +3,15 @@
 # and tilescope-probe with g++, writes probe requests with `tilescope-cli probe-request` (one
 # request and a sweep over a whole project file), runs them with `tilescope-probe --devices all`
 # and copies requests, results and the environment to $OUT (data/h200/e2e/ holds a run).
-# Usage on the device machine, in a folder holding core/, app/, tools/, data/ and json/include
-# (nlohmann): bash tools/h200_e2e.sh
+# Usage on the device machine, in a folder holding core/, app/, tools/, data/, json/include
+# (nlohmann) and cli11/include (CLI11, for tilescope-cli): bash tools/h200_e2e.sh
 set -u
 OUT=${OUT:-/tmp/ts-out}
 mkdir -p "$OUT"
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PATH=$CUDA_HOME/bin:$PATH:/opt/nvidia/nsight-compute/2025.3.1
 JSON_INC=${JSON_INC:-json/include}
+CLI11_INC=${CLI11_INC:-cli11/include}
 PROJECT=${PROJECT:-data/h200/e2e/layouts.tilescope.json}
 {
   nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv
@@ -20,12 +21,12 @@ cat "$OUT/env.txt"
 t0=$(date +%s.%N)
 mkdir -p build-e2e/core build-e2e/probe build-e2e/cli
 compile() { # src objdir
-  g++ -std=c++20 -O2 -Icore/include -I"$JSON_INC" -Iapp/probe -Iapp/cli -c "$1" \
+  g++ -std=c++20 -O2 $(printf -- "-Icore/%s/include " support lang layout notation banks trace device) -I"$JSON_INC" -I"$CLI11_INC" -Iapp/probe -Iapp/cli -c "$1" \
     -o "$2/$(basename "$1" .cpp).o"
 }
 export -f compile
-export JSON_INC
-{ ls core/src/*.cpp | sed 's|$| build-e2e/core|'
+export JSON_INC CLI11_INC
+{ ls core/*/src/*.cpp | sed 's|$| build-e2e/core|'
   ls app/probe/*.cpp | sed 's|$| build-e2e/probe|'
   ls app/cli/*.cpp | sed 's|$| build-e2e/cli|'; } |
   xargs -P "$(nproc)" -n 2 bash -c 'compile "$0" "$1"' >"$OUT/build.log" 2>&1

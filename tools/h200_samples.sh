@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One device call (issue 6): build tilescope-probe, run it over the sample layouts' access
+# One device call: build tilescope-probe, run it over the sample layouts' access
 # patterns (tools/samples_sweep.json, generated on the CPU by tools/samples_sweep.cpp from
 # samples/*.tilescope.json through core's prepareRun) with ncu, then time GUI-style round trips
 # (one request: generate + compile + run + report) and copy everything to $OUT.
@@ -16,8 +16,8 @@ export PATH=$CUDA_HOME/bin:$PATH:/opt/nvidia/nsight-compute/2025.3.1
 t0=$(date +%s.%N)
 PROBE=build-probe/direct/tilescope-probe
 mkdir -p build-probe/direct
-for f in core/src/{bank_model,kernelgen,subprocess,cuda_compile,errors}.cpp app/probe/*.cpp; do
-  g++ -std=c++20 -O2 -Icore/include -I.deps/json/include -Iapp/probe -c "$f" \
+for f in core/banks/src/bank_model.cpp core/device/src/{kernelgen,subprocess,cuda_compile}.cpp core/support/src/errors.cpp app/probe/*.cpp; do
+  g++ -std=c++20 -O2 $(printf -- "-Icore/%s/include " support lang layout notation banks trace device) -I.deps/json/include -Iapp/probe -c "$f" \
     -o "build-probe/direct/$(basename "$f" .cpp).o" &
 done >"$OUT/samples_build.log" 2>&1
 wait

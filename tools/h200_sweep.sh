@@ -23,8 +23,8 @@ if [ "${TS_CMAKE:-0}" = 1 ]; then
     { tail -40 "$OUT/build.log"; exit 1; }
 else
   mkdir -p build-probe/direct
-  for f in core/src/{bank_model,kernelgen,subprocess,cuda_compile,errors}.cpp app/probe/*.cpp; do
-    g++ -std=c++20 -O2 -Icore/include -I.deps/json/include -Iapp/probe -c "$f" \
+  for f in core/banks/src/bank_model.cpp core/device/src/{kernelgen,subprocess,cuda_compile}.cpp core/support/src/errors.cpp app/probe/*.cpp; do
+    g++ -std=c++20 -O2 $(printf -- "-Icore/%s/include " support lang layout notation banks trace device) -I.deps/json/include -Iapp/probe -c "$f" \
       -o "build-probe/direct/$(basename "$f" .cpp).o" &
   done >"$OUT/build.log" 2>&1
   wait

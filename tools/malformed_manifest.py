@@ -26,7 +26,7 @@ for p in ['expr','mapping','project','dump','banks','probe']:
         msg = msg[:70]
         out.append({"file": f, "parser": p, "exit": r.returncode, "message": msg})
         print(r.returncode, f, msg)
-json.dump({"about": "Malformed inputs and the error each must give (tests/core/test_malformed.cpp). "
+json.dump({"about": "Malformed inputs and the error each must give (tests/core/app/test_malformed.cpp). "
            "parser: expr (wrapped as T.Layout([4, 4], lambda i, j: (EXPR,)) and passed to `tilescope-cli table`), "
            "mapping (`table TEXT`), project (`table FILE`), dump (`import-dump FILE --strict`), "
            "banks (`banks make_linear_layout((16, 64), \"float16\") --dtype float16 --access TEXT`), "

@@ -4,7 +4,7 @@ tilescope-probe wrote them) and writes
 
   data/h200/random_ncu.json   per pattern, what ncu counted with one warp per SM (load and store
                               wavefronts, bank conflicts, executed passes) and whether the data
-                              round trip passed: the file tests/core/test_h200_agreement.cpp
+                              round trip passed: the file tests/core/banks/test_h200_agreement.cpp
                               reads (the raw files are gzipped; the tests have no zlib)
   data/h200/random_table.md   every pattern: predicted (the probe's model) and measured
                               wavefronts and conflicts per instruction, by class

@@ -1,10 +1,12 @@
 // Builds the sample-layout sweep for tilescope-probe (tools/samples_sweep.json) from the
 // sample projects' layouts and access patterns, through core's prepareRun (access.h plans,
 // layout checks). Runs on the CPU; the device only runs the probe over the result.
-//   g++ -std=c++20 -Icore/include tools/samples_sweep.cpp build-run/core/libtscore.a -ldl
+//   g++ -std=c++20 $(printf -- "-Icore/%s/include " support lang layout notation banks trace
+//   device) tools/samples_sweep.cpp \
+//     -Wl,--start-group build-run/core/*/libts_*.a -Wl,--end-group -ldl
 //   ./a.out samples > tools/samples_sweep.json
-#include "tilescope/document.h"
-#include "tilescope/run_prepare.h"
+#include "tilescope/device/run_prepare.h"
+#include "tilescope/notation/document.h"
 
 #include <cstdio>
 #include <iostream>

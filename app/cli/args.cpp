@@ -1,11 +1,61 @@
 #include "cli.h"
 
-#include "tilescope/errors.h"
-#include "tilescope/slot_collisions.h"
+#include "tilescope/layout/slot_collisions.h"
+#include "tilescope/support/errors.h"
 
+#include <algorithm>
 #include <iostream>
+#include <set>
 
 namespace cli {
+
+namespace {
+
+std::set<const CLI::Option*>& neededOptions() {
+    static std::set<const CLI::Option*> s;
+    return s;
+}
+
+// The first name as declared ("-o" of "-o,--out"); a positional's name.
+std::string firstName(const CLI::Option* o) {
+    if (o->get_positional()) return o->get_name();
+    const std::string names = o->get_name(false, true);
+    return names.substr(0, names.find(','));
+}
+
+} // namespace
+
+CLI::Option* shownAsNeeded(CLI::Option* o) {
+    neededOptions().insert(o);
+    return o;
+}
+
+std::string missingArgument(const CLI::App& sub) {
+    for (const CLI::Option* o : sub.get_options()) {
+        if (!o->get_required()) continue;
+        const auto& given = o->results();
+        if (std::all_of(given.begin(), given.end(), [](const std::string& v) { return v.empty(); }))
+            return firstName(o);
+    }
+    return {};
+}
+
+std::string usage(const CLI::App& sub) {
+    std::string u = sub.get_name();
+    for (const CLI::Option* o : sub.get_options()) {
+        if (o == sub.get_help_ptr()) continue;
+        std::string item = firstName(o);
+        if (!o->get_positional() && o->get_expected_max() > 0) item += " " + o->get_type_name();
+        if (o->get_expected_max() > 1) item += "...";
+        const bool plain = o->get_required() || neededOptions().count(o);
+        u += " " + (plain ? item : "[" + item + "]");
+    }
+    return u;
+}
+
+void badUsage(const CLI::App& sub, const std::string& what) {
+    throw ts::InputError(what + " (usage: " + usage(sub) + ")");
+}
 
 int parseCount(const std::string& flag, const std::string& value) {
     try {

@@ -3,20 +3,16 @@
 // Measurements). Both call ts::probeRequestFor, so the request is the same one.
 #include "cli.h"
 
-#include "tilescope/document.h"
-#include "tilescope/errors.h"
-#include "tilescope/run_prepare.h"
+#include "tilescope/device/run_prepare.h"
+#include "tilescope/notation/document.h"
+#include "tilescope/support/errors.h"
 
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 namespace {
-
-const char* kUsage =
-    "probe-request SPEC --access ACCESS [--dtype DTYPE] [--vector N] [--store] [--name NAME] "
-    "[--no-ncu] [--run-timeout S] [-o FILE] | probe-request --sweep SPEC|PROJECT.json... "
-    "--access ACCESS [--access ACCESS...] [same options]";
 
 struct Source {
     std::string name, text;
@@ -56,105 +52,109 @@ std::vector<Source> sourcesOf(const std::string& spec, bool sweep, const std::st
     return all;
 }
 
-int probeRequest(const std::vector<std::string>& args) {
-    return cli::reportError([&] {
-        std::vector<std::string> specs, accesses;
-        std::string out, name;
-        bool sweep = false;
-        ts::ProbeRequestInput base;
-        for (std::size_t k = 0; k < args.size(); ++k) {
-            const std::string& a = args[k];
-            auto value = [&]() -> const std::string& {
-                if (k + 1 >= args.size())
-                    throw ts::InputError(a + " needs a value (usage: " + kUsage + ")");
-                return args[++k];
-            };
-            if (a == "--access")
-                accesses.push_back(value());
-            else if (a == "--dtype")
-                base.dtype = value();
-            else if (a == "--vector")
-                base.vector = cli::parseCount(a, value());
-            else if (a == "--store")
-                base.store = true;
-            else if (a == "--name")
-                name = value();
-            else if (a == "--no-ncu")
-                base.ncu = false;
-            else if (a == "--run-timeout") {
-                const std::string v = value();
-                base.runTimeoutS = cli::parseCount(a, v);
-                if (base.runTimeoutS < 1 || base.runTimeoutS > 86400)
-                    throw ts::InputError("--run-timeout expects seconds in 1..86400, got '" + v +
-                                         "'");
-            } else if (a == "-o" || a == "--out")
-                out = value();
-            else if (a == "--sweep")
-                sweep = true;
-            else if (a.rfind("--", 0) != 0 && (sweep || specs.empty()))
-                specs.push_back(a);
-            else
-                throw ts::InputError("unexpected argument '" + a + "' (usage: " + kUsage + ")");
-        }
-        if (specs.empty())
-            throw ts::InputError(std::string("missing SPEC (usage: ") + kUsage + ")");
-        if (accesses.empty())
-            throw ts::InputError(std::string("missing --access (usage: ") + kUsage + ")");
-        if (!sweep && accesses.size() > 1)
-            throw ts::InputError("several --access need --sweep (one request holds one access)");
+struct ProbeArgs {
+    std::vector<std::string> specs, accesses;
+    std::string out, name, dtype, vector, runTimeout;
+    bool sweep = false, store = false, noNcu = false;
+};
 
-        nlohmann::json result;
-        if (!sweep) {
-            const Source s = sourcesOf(specs[0], false, name).front();
-            ts::ProbeRequestInput in = base;
-            in.layoutName = s.name;
-            in.mappingText = s.text;
-            in.access = accesses[0];
-            result = ts::probeRequestFor(in).request;
-        } else {
-            nlohmann::json patterns = nlohmann::json::array();
-            for (const std::string& spec : specs)
-                for (const Source& s : sourcesOf(spec, true, specs.size() == 1 ? name : ""))
-                    for (const std::string& access : accesses) {
-                        ts::ProbeRequestInput in = base;
-                        in.layoutName = s.name;
-                        in.mappingText = s.text;
-                        in.access = access;
-                        try {
-                            patterns.push_back(ts::probeRequestFor(in).request);
-                        } catch (const std::exception& e) {
-                            // A project holds fragments and scratch layouts too: say which were
-                            // left out rather than refusing the whole sweep.
-                            if (!s.fromProject) throw;
-                            std::cerr << "tilescope-cli: skipped '" << s.name << "' / '" << access
-                                      << "': " << e.what() << "\n";
-                        }
+int probeRequest(const CLI::App& sub, const ProbeArgs& a) {
+    const std::vector<std::string>& specs = a.specs;
+    const std::vector<std::string>& accesses = a.accesses;
+    const std::string& out = a.out;
+    const std::string& name = a.name;
+    const bool sweep = a.sweep;
+    ts::ProbeRequestInput base;
+    if (!a.dtype.empty()) base.dtype = a.dtype;
+    if (!a.vector.empty()) base.vector = cli::parseCount("--vector", a.vector);
+    base.store = a.store;
+    if (a.noNcu) base.ncu = false;
+    if (!a.runTimeout.empty()) {
+        base.runTimeoutS = cli::parseCount("--run-timeout", a.runTimeout);
+        if (base.runTimeoutS < 1 || base.runTimeoutS > 86400)
+            throw ts::InputError("--run-timeout expects seconds in 1..86400, got '" + a.runTimeout +
+                                 "'");
+    }
+    // One request names one layout; a sweep takes any number.
+    if (!sweep && specs.size() > 1) cli::badUsage(sub, "unexpected argument '" + specs[1] + "'");
+    if (!sweep && accesses.size() > 1)
+        throw ts::InputError("several --access need --sweep (one request holds one access)");
+
+    nlohmann::json result;
+    if (!sweep) {
+        const Source s = sourcesOf(specs[0], false, name).front();
+        ts::ProbeRequestInput in = base;
+        in.layoutName = s.name;
+        in.mappingText = s.text;
+        in.access = accesses[0];
+        result = ts::probeRequestFor(in).request;
+    } else {
+        nlohmann::json patterns = nlohmann::json::array();
+        for (const std::string& spec : specs)
+            for (const Source& s : sourcesOf(spec, true, specs.size() == 1 ? name : ""))
+                for (const std::string& access : accesses) {
+                    ts::ProbeRequestInput in = base;
+                    in.layoutName = s.name;
+                    in.mappingText = s.text;
+                    in.access = access;
+                    try {
+                        patterns.push_back(ts::probeRequestFor(in).request);
+                    } catch (const std::exception& e) {
+                        // A project holds fragments and scratch layouts too: say which were
+                        // left out rather than refusing the whole sweep.
+                        if (!s.fromProject) throw;
+                        std::cerr << "tilescope-cli: skipped '" << s.name << "' / '" << access
+                                  << "': " << e.what() << "\n";
                     }
-            if (patterns.empty())
-                throw ts::InputError("no layout and access of the sweep can be run (see above)");
-            // The probe reads "ncu" at a sweep's top level; patterns carry it too.
-            result = {{"ncu", base.ncu}, {"patterns", patterns}};
-        }
-        const std::string text = result.dump() + "\n";
-        if (out.empty()) {
-            std::cout << text;
-        } else {
-            std::ofstream f(out, std::ios::binary);
-            f << text;
-            if (!f.flush()) throw ts::InputError("cannot write " + out);
-            std::cerr << "tilescope-cli: wrote "
-                      << (sweep ? std::to_string(result["patterns"].size()) + " requests"
-                                : std::string("the request"))
-                      << " to " << out << "\n";
-        }
-        return cli::kOk;
-    });
+                }
+        if (patterns.empty())
+            throw ts::InputError("no layout and access of the sweep can be run (see above)");
+        // The probe reads "ncu" at a sweep's top level; patterns carry it too.
+        result = {{"ncu", base.ncu}, {"patterns", patterns}};
+    }
+    const std::string text = result.dump() + "\n";
+    if (out.empty()) {
+        std::cout << text;
+    } else {
+        std::ofstream f(out, std::ios::binary);
+        f << text;
+        if (!f.flush()) throw ts::InputError("cannot write " + out);
+        std::cerr << "tilescope-cli: wrote "
+                  << (sweep ? std::to_string(result["patterns"].size()) + " requests"
+                            : std::string("the request"))
+                  << " to " << out << "\n";
+    }
+    return cli::kOk;
 }
 
-cli::Register r({"probe-request", kUsage,
+cli::Run declareProbeRequest(CLI::App& sub) {
+    auto a = std::make_shared<ProbeArgs>();
+    sub.add_option("SPEC", a->specs,
+                   "the shared layout: mapping text, FILE.json[:NAME] (FILE.json alone: the "
+                   "active layout; with --sweep, every layout of the project)")
+        ->required();
+    sub.add_option("--access", a->accesses, "the access pattern (several with --sweep)")
+        ->required()
+        ->type_name("ACCESS")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    sub.add_option("--dtype", a->dtype, "element type of the tile")->type_name("DTYPE");
+    sub.add_option("--vector", a->vector, "elements per lane access")->type_name("N");
+    sub.add_flag("--store", a->store, "a store rather than a load");
+    sub.add_option("--name", a->name, "the layout's name in the request")->type_name("NAME");
+    sub.add_flag("--no-ncu", a->noNcu, "time only, without Nsight Compute counters");
+    sub.add_option("--run-timeout", a->runTimeout, "seconds the probe may run (1..86400)")
+        ->type_name("S");
+    sub.add_option("-o,--out", a->out, "write the request to FILE rather than stdout")
+        ->type_name("FILE");
+    sub.add_flag("--sweep", a->sweep, "every SPEC x every --access as one sweep file");
+    return [a, &sub] { return probeRequest(sub, *a); };
+}
+
+cli::Register r({"probe-request",
                  "write the tilescope-probe request the GUI's Run button would send (same plan, "
                  "same round-trip tile); --sweep: every SPEC (every layout of a project file) x "
                  "every --access, as one sweep file for tilescope-probe --sweep",
-                 probeRequest});
+                 declareProbeRequest});
 
 } // namespace

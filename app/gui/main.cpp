@@ -5,15 +5,15 @@
 //   tilescope --text TEXT                    show mapping-language text as a new layout
 // While a Tilescope window is open, `tilescope FILE` and `--text` hand the request to it
 // (single_instance.h); --new-window opens another window instead.
-#include "documentmodel.h"
-#include "evaluator.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "mappingeditor.h"
-#include "recovery.h"
-#include "result_state.h"
+#include "common/result_state.h"
+#include "document/documentmodel.h"
+#include "document/recovery.h"
+#include "editor/evaluator.h"
+#include "editor/mappingeditor.h"
+#include "grid/gridview.h"
 #include "single_instance.h"
-#include "trace_viewer.h"
+#include "trace/trace_viewer.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

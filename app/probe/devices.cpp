@@ -1,6 +1,6 @@
 #include "devices.h"
 
-#include "tilescope/errors.h"
+#include "tilescope/support/errors.h"
 
 #include <algorithm>
 

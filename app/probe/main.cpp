@@ -15,11 +15,11 @@
 #include "devices.h"
 #include "sweep.h"
 
-#include "tilescope/bank_model.h"
-#include "tilescope/cuda_compile.h"
-#include "tilescope/errors.h"
-#include "tilescope/kernelgen.h"
-#include "tilescope/subprocess.h"
+#include "tilescope/banks/bank_model.h"
+#include "tilescope/device/cuda_compile.h"
+#include "tilescope/device/kernelgen.h"
+#include "tilescope/device/subprocess.h"
+#include "tilescope/support/errors.h"
 
 #include <algorithm>
 #include <atomic>

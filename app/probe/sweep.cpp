@@ -1,6 +1,6 @@
 #include "sweep.h"
 
-#include "tilescope/bank_model.h"
+#include "tilescope/banks/bank_model.h"
 
 #include <string>
 

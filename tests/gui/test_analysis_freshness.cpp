@@ -6,19 +6,19 @@
 // non-injective T.Layout gets the same warning banner as colliding fragment registers.
 #include "test_gui_common.h"
 
-#include "bank_docks.h"
-#include "bank_panel.h"
-#include "documentmodel.h"
-#include "evaluator.h"
-#include "gridmodel.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "result_state.h"
-#include "run_panel.h"
-#include "swizzle_panel.h"
+#include "banks/bank_docks.h"
+#include "banks/bank_panel.h"
+#include "banks/swizzle_panel.h"
+#include "common/result_state.h"
+#include "document/documentmodel.h"
+#include "editor/evaluator.h"
+#include "grid/gridmodel.h"
+#include "grid/gridview.h"
+#include "run/run_panel.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/access.h"
-#include "tilescope/mapping.h"
+#include "tilescope/banks/access.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAction>
 #include <QChart>

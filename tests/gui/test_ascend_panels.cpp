@@ -3,15 +3,15 @@
 // msprof op measurements next to the UB model (loaded from a directory, and from a run).
 #include "test_gui_common.h"
 
-#include "bank_ub_panel.h"
-#include "fractal_panel.h"
-#include "gridmodel.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "nz_splice_view.h"
-#include "run_controller.h"
+#include "banks/bank_ub_panel.h"
+#include "banks/fractal_panel.h"
+#include "banks/nz_splice_view.h"
+#include "grid/gridmodel.h"
+#include "grid/gridview.h"
+#include "run/run_controller.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/msprof_op.h"
+#include "tilescope/device/msprof_op.h"
 
 #include <QDir>
 #include <QTemporaryDir>

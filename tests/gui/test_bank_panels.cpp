@@ -4,17 +4,17 @@
 // TILESCOPE_SCREENSHOTS=1 (and to the test output directory otherwise).
 #include "test_gui_common.h"
 
-#include "bank_docks.h"
-#include "bank_overlays.h"
-#include "bank_panel.h"
-#include "bank_ub_panel.h"
-#include "fractal_panel.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "raster_panel.h"
-#include "run_controller.h"
-#include "run_history.h"
-#include "swizzle_panel.h"
+#include "banks/bank_docks.h"
+#include "banks/bank_overlays.h"
+#include "banks/bank_panel.h"
+#include "banks/bank_ub_panel.h"
+#include "banks/fractal_panel.h"
+#include "banks/raster_panel.h"
+#include "banks/swizzle_panel.h"
+#include "grid/gridview.h"
+#include "run/run_controller.h"
+#include "run/run_history.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QChartView>

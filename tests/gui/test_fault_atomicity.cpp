@@ -3,8 +3,8 @@
 // killed after a seeded random delay, again and again. After every kill the project file must be
 // a whole version (the original or one of the loop's saves, never torn), the autosave must be a
 // whole document that recovery offers, and the export either absent or a complete PNG.
-#include "documentmodel.h"
-#include "recovery.h"
+#include "document/documentmodel.h"
+#include "document/recovery.h"
 #include "test_process_helpers.h"
 
 #include <QDir>

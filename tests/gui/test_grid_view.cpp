@@ -4,10 +4,10 @@
 // zooms, compact labels for replicated cells, and exports of huge grids keep a readable title.
 #include "test_gui_common.h"
 
-#include "grid_overview.h"
-#include "gridview.h"
+#include "grid/grid_overview.h"
+#include "grid/gridview.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QElapsedTimer>
 #include <QScrollBar>

@@ -1,12 +1,12 @@
 // A fragment with two elements in one register is never shown without a warning: the grid's
 // banner names the first two cells and a click highlights every cell involved; exports say it too.
-#include "gridmodel.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "mappingeditor.h"
+#include "editor/mappingeditor.h"
+#include "grid/gridmodel.h"
+#include "grid/gridview.h"
 #include "test_gui_common.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QTest>
 

@@ -3,19 +3,19 @@
 // modified, the replica legend matches the grid, menus, shortcuts, dialogs and wording.
 #include "test_gui_common.h"
 
-#include "bank_panel.h"
-#include "documentmodel.h"
-#include "gridrenderer.h"
-#include "gridview.h"
-#include "language_reference.h"
-#include "layoutlistmodel.h"
-#include "mainwindow.h"
-#include "mappingeditor.h"
-#include "recent_files.h"
-#include "trace_viewer.h"
+#include "banks/bank_panel.h"
+#include "document/documentmodel.h"
+#include "document/layoutlistmodel.h"
+#include "document/recent_files.h"
+#include "editor/language_reference.h"
+#include "editor/mappingeditor.h"
+#include "grid/gridrenderer.h"
+#include "grid/gridview.h"
+#include "trace/trace_viewer.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/builtins.h"
-#include "tilescope/mapping.h"
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAbstractButton>
 #include <QDockWidget>

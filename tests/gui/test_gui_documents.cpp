@@ -2,11 +2,11 @@
 // the JSON path and changes nothing, autosave and recovery, every sample opens and evaluates.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "evaluator.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "recovery.h"
+#include "document/documentmodel.h"
+#include "document/recovery.h"
+#include "editor/evaluator.h"
+#include "grid/gridview.h"
+#include "window/mainwindow.h"
 
 #include <QDir>
 #include <QFile>

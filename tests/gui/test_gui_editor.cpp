@@ -2,13 +2,13 @@
 // every edit; the models pass QAbstractItemModelTester; grid model labels follow plot_layout.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "gridview.h"
-#include "layoutlistmodel.h"
-#include "mainwindow.h"
-#include "mappingeditor.h"
+#include "document/documentmodel.h"
+#include "document/layoutlistmodel.h"
+#include "editor/mappingeditor.h"
+#include "grid/gridview.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -2,11 +2,11 @@
 // `tilescope-cli render`; `tilescope --screenshot` writes a PNG of the main window.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "gridview.h"
-#include "mainwindow.h"
+#include "document/documentmodel.h"
+#include "grid/gridview.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QFile>
 #include <QImage>

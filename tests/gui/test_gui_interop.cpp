@@ -2,14 +2,14 @@
 // notation, and the Edit menu copies the layout back as CuTe or as a Triton linear layout.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "mappingeditor.h"
+#include "document/documentmodel.h"
+#include "editor/mappingeditor.h"
+#include "grid/gridview.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/interop.h"
-#include "tilescope/mapping.h"
-#include "tilescope/table_json.h"
+#include "tilescope/layout/table_json.h"
+#include "tilescope/notation/interop.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QAction>
 #include <QApplication>

@@ -12,14 +12,14 @@
 // (docs/hardening.md); the default is a short seeded run for CI.
 #include "test_gui_common.h"
 
-#include "bank_panel.h"
-#include "detailspane.h"
-#include "documentmodel.h"
-#include "evaluator.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "mappingeditor.h"
-#include "result_state.h"
+#include "banks/bank_panel.h"
+#include "common/result_state.h"
+#include "document/documentmodel.h"
+#include "editor/evaluator.h"
+#include "editor/mappingeditor.h"
+#include "grid/gridview.h"
+#include "window/detailspane.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,9 +3,9 @@
 // Arrangement never makes the window wider than the screen.
 #include "test_gui_common.h"
 
-#include "mainwindow.h"
-#include "run_panel.h"
-#include "window_panels.h"
+#include "run/run_panel.h"
+#include "window/mainwindow.h"
+#include "window/window_panels.h"
 
 #include <QDir>
 #include <QDockWidget>

@@ -5,14 +5,14 @@
 // next to measured, and the history is saved with the project.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "mainwindow.h"
-#include "measurement_import.h"
-#include "run_controller.h"
-#include "run_history.h"
-#include "run_panel.h"
+#include "document/documentmodel.h"
+#include "run/measurement_import.h"
+#include "run/run_controller.h"
+#include "run/run_history.h"
+#include "run/run_panel.h"
+#include "window/mainwindow.h"
 
-#include "tilescope/subprocess.h"
+#include "tilescope/device/subprocess.h"
 
 #include <QAction>
 #include <QDockWidget>

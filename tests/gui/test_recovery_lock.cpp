@@ -3,7 +3,7 @@
 // autosaved an edit and was then killed without being reaped (a zombie, which kill(pid, 0) still
 // reports alive), and a recovery file whose recorded PID now belongs to an unrelated live process
 // (PID reuse). Both must be offered for recovery; a file whose owner is running must not.
-#include "recovery.h"
+#include "document/recovery.h"
 #include "test_process_helpers.h"
 
 #include <QDir>

@@ -1,4 +1,4 @@
-// Run on device (issue 6) and child-process safety (issue 7 part 5), offscreen:
+// Run on device and the safety of the child processes it starts, offscreen:
 //  - the real tilescope-probe on this CPU-only machine: "no CUDA driver" shown cleanly;
 //  - layout checks in core before any child starts (not a bijection, tile too large, fragment);
 //  - a fake ssh on PATH exiting 255: "lost connection";
@@ -7,11 +7,11 @@
 //  - opening a project never executes anything; the history persists.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "mainwindow.h"
-#include "run_controller.h"
-#include "run_history.h"
-#include "run_panel.h"
+#include "document/documentmodel.h"
+#include "run/run_controller.h"
+#include "run/run_history.h"
+#include "run/run_panel.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -1,14 +1,14 @@
-// The TileLang path of Run (issue 6), offscreen through the main window: the generated script
+// The TileLang path of Run, offscreen through the main window: the generated script
 // is lowered by the real TileLang 0.1.15 (.venv) with the layout-visualization pass on, its
 // inferred layouts are streamed into the trace viewer, and the run lands in the history.
 // Skips with the reason when the venv is absent (CI has none).
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "mainwindow.h"
-#include "run_controller.h"
-#include "run_panel.h"
-#include "trace_viewer.h"
+#include "document/documentmodel.h"
+#include "run/run_controller.h"
+#include "run/run_panel.h"
+#include "trace/trace_viewer.h"
+#include "window/mainwindow.h"
 
 #include <QFileInfo>
 #include <QPushButton>

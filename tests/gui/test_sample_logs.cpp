@@ -1,10 +1,10 @@
 // File/Help ▸ Sample Logs: the compiler logs shipped with the samples, embedded in the binary for
 // an installed app (which has no source tree), each opening in the Trace panel.
-#include "install_paths.h"
-#include "mainwindow.h"
-#include "sample_logs.h"
 #include "test_gui_common.h"
-#include "trace_viewer.h"
+#include "trace/sample_logs.h"
+#include "trace/trace_viewer.h"
+#include "window/install_paths.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QDir>

@@ -4,17 +4,17 @@
 // tooltips and legend.
 #include "test_gui_common.h"
 
-#include "bank_docks.h"
-#include "bank_panel.h"
-#include "documentmodel.h"
-#include "fractal_panel.h"
-#include "gridview.h"
-#include "mainwindow.h"
-#include "presenter.h"
-#include "raster_panel.h"
-#include "swizzle_panel.h"
+#include "banks/bank_docks.h"
+#include "banks/bank_panel.h"
+#include "banks/fractal_panel.h"
+#include "banks/raster_panel.h"
+#include "banks/swizzle_panel.h"
+#include "document/documentmodel.h"
+#include "grid/gridview.h"
+#include "window/mainwindow.h"
+#include "window/presenter.h"
 
-#include "tilescope/fractal.h"
+#include "tilescope/banks/fractal.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -5,12 +5,12 @@
 // in its log and numbers chart bars by successful run.
 #include "test_gui_common.h"
 
-#include "documentmodel.h"
-#include "mainwindow.h"
-#include "run_controller.h"
-#include "run_history.h"
-#include "run_panel.h"
-#include "trace_viewer.h"
+#include "document/documentmodel.h"
+#include "run/run_controller.h"
+#include "run/run_history.h"
+#include "run/run_panel.h"
+#include "trace/trace_viewer.h"
+#include "window/mainwindow.h"
 
 #include <QCheckBox>
 #include <QComboBox>

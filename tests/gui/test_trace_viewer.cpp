@@ -1,8 +1,8 @@
 // QtTest for the inference-trace viewer (offscreen): real TileLang logs, the conflict diff with
 // synchronised views, open-in-editor, live follow of a growing file, a child process with cancel.
-#include "trace_viewer.h"
+#include "trace/trace_viewer.h"
 
-#include "tilescope/mapping.h"
+#include "tilescope/notation/mapping.h"
 
 #include <QDir>
 #include <QElapsedTimer>

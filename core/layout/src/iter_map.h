@@ -1,0 +1,25 @@
+// The register index TileLang infers for a fragment given only its thread map.
+//
+// TileLang (layout.cc `infer_fragment_index`, utils.cc `DivideUnusedIterators`) does not look at
+// values: it rewrites the simplified thread map into TVM's iterator-map form (iter_affine_map.cc,
+// `NormalizeToIterSum` at check level NoCheck), collects which pieces (splits) of each input
+// variable the affine parts use, and flattens the unused pieces into the index. Everything the
+// rewriter cannot represent (xor, shifts, bitwise and/or, min/max, products of two variables, a
+// `%`/`//` over a sum it cannot fuse) stays opaque and uses no piece at all. This file reproduces
+// that rewrite so the inferred index agrees with TileLang's cell by cell, collisions included.
+#pragma once
+
+#include "tilescope/lang/expr.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ts::detail {
+
+// `thread` must already be simplified the way the fragment stores it. `extents[k]` is the extent
+// of placeholder k; the replica variable counts as the constant 0, as in TileLang. Throws
+// InputError with TileLang's message where TileLang's inference fails, and with a message naming
+// the construct where this port does not model TVM exactly (never a silent guess).
+Expr inferIndexLikeTileLang(const Expr& thread, const std::vector<std::int64_t>& extents);
+
+} // namespace ts::detail

@@ -1,0 +1,71 @@
+// CuTe layouts as CuTe prints them, and their reading as Tilescope layouts and fragments.
+//
+// Text forms read: `((2,4),8):((1,16),2)` (static integers may carry CuTe's `_`, spaces as pycute
+// prints them are fine), basis strides `8@0` (TileLang's CuTe bridge prints them), swizzles
+// composed with a layout `Sw<3,3,3> o 0 o (8,64):(64,1)` / `Swizzle<3,3,3> o ...` / pycute's
+// `SW_3_3_3 o 0 o ...`, and thread-value layouts labelled as CuTe prints a TiledCopy
+// (`Tiler_MN: (16,8)  TiledLayout_TV: ...`) or an MMA_Atom (`Shape_MNK: (16,8,16)
+// LayoutC_TV: ...`). interop.h states how each is read.
+#pragma once
+
+#include "tilescope/layout/layout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts::cute {
+
+// A CuTe IntTuple: a leaf (value; for strides optionally a basis mode `value@mode`) or a tuple.
+struct IntTuple {
+    bool leaf = true;
+    std::int64_t value = 0;
+    int basis = -1; // stride leaves only: `value@basis`; -1 for an integer stride
+    std::vector<IntTuple> children;
+    std::size_t column = 0; // 1-based column of its first character
+};
+
+struct Layout {
+    IntTuple shape, stride;
+};
+
+struct Swizzle {
+    int bits = 0, base = 0, shift = 0; // Swizzle<B, M, S>
+};
+
+// `swizzle o offset o layout` (CuTe's ComposedLayout as it prints), or just a layout.
+struct Composed {
+    std::optional<Swizzle> swizzle;
+    std::int64_t offset = 0;
+    Layout layout;
+};
+
+// The flattened modes of one top-level mode, leftmost (fastest) first.
+struct Mode {
+    std::int64_t size = 1, stride = 0;
+    int basis = -1;
+    std::size_t column = 0;
+};
+
+Composed parseComposed(std::string_view text);
+std::vector<Mode> flattenModes(const IntTuple& shape, const IntTuple& stride);
+std::int64_t size(const IntTuple& shape);
+
+// CuTe's Swizzle<B,M,S>(x) = x ^ ((x & yyy) >> S), yyy = ((1<<B)-1) << (M + max(0,S)).
+Expr swizzleExpr(const Expr& x, const Swizzle& s);
+std::int64_t applySwizzle(std::int64_t x, const Swizzle& s);
+void checkSwizzle(const Swizzle& s, std::string_view text, std::size_t column);
+
+// The grid reading (top-level modes are axes). Throws InputError on overflow or mixed strides.
+ts::Layout toLayout(const Composed& c);
+// The fragment of a TV layout over an M x N tile (see interop.h). Throws InputError when the TV
+// layout is not a bijection from (non-broadcast thread, value) onto the tile.
+ts::Fragment tvToFragment(const Layout& tv, std::int64_t m, std::int64_t n);
+
+std::string print(const IntTuple& t);
+std::string print(const Layout& l);
+std::string print(const Swizzle& s);
+
+} // namespace ts::cute

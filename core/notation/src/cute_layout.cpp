@@ -1,0 +1,486 @@
+// CuTe layout text -> IntTuples -> Tilescope Layout / Fragment (cute_layout.h, interop.h).
+#include "tilescope/notation/cute_layout.h"
+
+#include "interop_text.h"
+#include "tilescope/notation/interop.h"
+#include "tilescope/support/errors.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ts::cute {
+
+namespace {
+
+using interop::Cursor;
+
+constexpr std::size_t kMaxDepth = 16;
+constexpr std::size_t kMaxModes = 64;
+
+// CuTe prints static integers as `_8`; dynamic ones as `8`. Both mean the integer.
+std::int64_t cuteInt(Cursor& c, const char* what) {
+    c.skipWs();
+    if (c.peek() == '_') {
+        c.setPos(c.pos() + 1);
+        if (!c.peekDigit()) c.fail(std::string("expected ") + what + " after '_'");
+    }
+    return c.integer(what);
+}
+
+IntTuple parseTuple(Cursor& c, bool strides, std::size_t depth) {
+    if (depth > kMaxDepth) c.fail("tuples nested too deeply (the limit is 16 levels)");
+    IntTuple t;
+    c.skipWs();
+    t.column = c.column();
+    if (c.accept('(')) {
+        t.leaf = false;
+        do {
+            t.children.push_back(parseTuple(c, strides, depth + 1));
+        } while (c.accept(','));
+        c.expect(')', "to close the tuple");
+        return t;
+    }
+    if (c.peek() != '_' && !c.peekDigit())
+        c.fail(std::string("expected ") + (strides ? "a stride" : "a shape") +
+               " (an integer or a parenthesised tuple), found " + c.describeHere());
+    t.value = cuteInt(c, strides ? "a stride" : "a shape extent");
+    if (!strides && t.value == 0) c.failAt(t.column, "a shape extent must be positive");
+    if (strides && c.accept('@')) {
+        std::size_t col = c.column();
+        std::int64_t mode = c.integer("a basis mode");
+        if (mode > 7) c.failAt(col, "basis mode " + std::to_string(mode) + " exceeds rank 8");
+        t.basis = static_cast<int>(mode);
+        if (c.peek() == '@')
+            c.fail("nested basis strides (`d@i@j`, a coordinate inside a mode of the codomain) "
+                   "are not supported");
+    }
+    return t;
+}
+
+void checkCongruent(const IntTuple& shape, const IntTuple& stride, Cursor& c) {
+    if (shape.leaf && stride.leaf) return;
+    if (shape.leaf != stride.leaf || shape.children.size() != stride.children.size())
+        c.failAt(stride.column, "stride " + print(stride) +
+                                    " does not have the shape's structure " + print(shape) +
+                                    " (CuTe needs congruent shape and stride)");
+    for (std::size_t k = 0; k < shape.children.size(); ++k)
+        checkCongruent(shape.children[k], stride.children[k], c);
+}
+
+Layout parseLayoutAt(Cursor& c) {
+    Layout l;
+    l.shape = parseTuple(c, false, 0);
+    c.expect(':', "between shape and stride (CuTe prints a layout as shape:stride)");
+    l.stride = parseTuple(c, true, 0);
+    checkCongruent(l.shape, l.stride, c);
+    return l;
+}
+
+std::optional<Swizzle> parseSwizzle(Cursor& c) {
+    c.skipWs();
+    std::size_t col = c.column();
+    Swizzle s;
+    if (c.acceptWord("SW_")) { // pycute's spelling
+        s.bits = static_cast<int>(c.integer("the swizzle's bit count B"));
+        c.expect('_', "in SW_B_M_S");
+        s.base = static_cast<int>(c.integer("the swizzle's base M"));
+        c.expect('_', "in SW_B_M_S");
+        s.shift = static_cast<int>(c.integer("the swizzle's shift S", true));
+    } else if (c.acceptWord("Swizzle<") || c.acceptWord("Sw<")) {
+        s.bits = static_cast<int>(cuteInt(c, "the swizzle's bit count B"));
+        c.expect(',', "in Sw<B,M,S>");
+        s.base = static_cast<int>(cuteInt(c, "the swizzle's base M"));
+        c.expect(',', "in Sw<B,M,S>");
+        c.skipWs();
+        if (c.peek() == '_') c.setPos(c.pos() + 1);
+        s.shift = static_cast<int>(c.integer("the swizzle's shift S", true));
+        c.expect('>', "to close Sw<B,M,S>");
+        if (c.accept('{')) c.expect('}', "after Swizzle<B,M,S>{");
+    } else {
+        return std::nullopt;
+    }
+    checkSwizzle(s, c.text(), col);
+    return s;
+}
+
+std::int64_t checkedMulAdd(std::int64_t acc, std::int64_t a, std::int64_t b) {
+    std::int64_t p = 0, r = 0;
+    if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(acc, p, &r))
+        throw InputError("the layout's offsets overflow 64-bit integers");
+    return r;
+}
+
+void flattenInto(const IntTuple& shape, const IntTuple& stride, std::vector<Mode>& out) {
+    if (shape.leaf) {
+        out.push_back({shape.value, stride.value, stride.basis, stride.column});
+        if (out.size() > kMaxModes)
+            throw InputError("more than 64 modes after flattening", stride.column);
+        return;
+    }
+    for (std::size_t k = 0; k < shape.children.size(); ++k)
+        flattenInto(shape.children[k], stride.children[k], out);
+}
+
+// The sub-coordinate of flattened mode `k` of a top-level mode from its 1-D coordinate x:
+// colexicographic, so x // (product of the sizes left of k) % size_k; the last needs no `%`.
+Expr subCoordinate(const Expr& x, const std::vector<Mode>& modes, std::size_t k) {
+    std::int64_t below = 1;
+    for (std::size_t t = 0; t < k; ++t)
+        below *= modes[t].size;
+    Expr e = below == 1 ? x : floordiv(x, below);
+    bool last = true;
+    for (std::size_t t = k + 1; t < modes.size(); ++t)
+        last = last && modes[t].size == 1;
+    return last ? e : floormod(e, modes[k].size);
+}
+
+} // namespace
+
+void checkSwizzle(const Swizzle& s, std::string_view text, std::size_t column) {
+    auto bad = [&](const std::string& m) { throw ParseError(m, std::string(text), column); };
+    if (s.bits < 0 || s.base < 0) bad("Sw<B,M,S> needs B >= 0 and M >= 0");
+    if (std::abs(s.shift) < s.bits)
+        bad("Sw<" + std::to_string(s.bits) + "," + std::to_string(s.base) + "," +
+            std::to_string(s.shift) + "> is not a CuTe swizzle: |S| must be at least B");
+    if (s.bits + s.base + std::abs(s.shift) > 30)
+        bad("Sw<B,M,S> with B + M + |S| above 30 is outside any shared memory");
+}
+
+std::int64_t size(const IntTuple& shape) {
+    if (shape.leaf) return shape.value;
+    std::int64_t n = 1;
+    for (const auto& c : shape.children)
+        if (__builtin_mul_overflow(n, size(c), &n))
+            throw InputError("the shape's size overflows 64-bit integers", shape.column);
+    return n;
+}
+
+std::vector<Mode> flattenModes(const IntTuple& shape, const IntTuple& stride) {
+    std::vector<Mode> out;
+    flattenInto(shape, stride, out);
+    return out;
+}
+
+Composed parseComposed(std::string_view text) {
+    Cursor c(text);
+    Composed r;
+    if ((r.swizzle = parseSwizzle(c))) {
+        if (c.atEnd())
+            c.fail("a swizzle alone has no shape: compose it with a layout, e.g. " +
+                   print(*r.swizzle) + " o 0 o (8,64):(64,1)");
+        if (!c.acceptWord("o")) c.fail("expected 'o' (composition) after the swizzle");
+        // An offset between swizzle and layout, as CuTe prints a ComposedLayout: `Sw o 0 o L`.
+        std::size_t save = c.pos();
+        c.skipWs();
+        if (c.peek() == '_' || c.peekDigit()) {
+            std::int64_t off = cuteInt(c, "an offset");
+            if (c.acceptWord("o")) {
+                r.offset = off;
+            } else {
+                c.setPos(save);
+            }
+        }
+    }
+    r.layout = parseLayoutAt(c);
+    if (!c.atEnd()) {
+        if (c.peek() == 'o')
+            c.fail("composition with a layout on the right is not supported; write the composed "
+                   "layout (CuTe's composition(A, B) prints one)");
+        c.fail("unexpected " + c.describeHere() + " after the layout");
+    }
+    return r;
+}
+
+std::int64_t applySwizzle(std::int64_t x, const Swizzle& s) {
+    const std::int64_t mask = (std::int64_t{1} << s.bits) - 1;
+    if (s.shift >= 0) return x ^ ((x >> s.shift) & (mask << s.base));
+    return x ^ ((x << -s.shift) & (mask << (s.base - s.shift)));
+}
+
+Expr swizzleExpr(const Expr& x, const Swizzle& s) {
+    if (s.bits == 0) return x;
+    const std::int64_t mask = (std::int64_t{1} << s.bits) - 1;
+    if (s.shift >= 0)
+        return bitxor(
+            x, binary(Op::BitAnd, binary(Op::Shr, x, constant(s.shift)), constant(mask << s.base)));
+    return bitxor(x, binary(Op::BitAnd, binary(Op::Shl, x, constant(-s.shift)),
+                            constant(mask << (s.base - s.shift))));
+}
+
+ts::Layout toLayout(const Composed& c) {
+    const Layout& l = c.layout;
+    std::vector<const IntTuple*> shapes, strides;
+    if (l.shape.leaf) {
+        shapes.push_back(&l.shape);
+        strides.push_back(&l.stride);
+    } else {
+        for (std::size_t k = 0; k < l.shape.children.size(); ++k) {
+            shapes.push_back(&l.shape.children[k]);
+            strides.push_back(&l.stride.children[k]);
+        }
+    }
+    Shape grid;
+    std::vector<std::vector<Mode>> modes;
+    bool anyBasis = false, anyInt = false;
+    std::size_t intColumn = 0;
+    int outRank = 1;
+    std::int64_t maxOffset = 0;
+    for (std::size_t d = 0; d < shapes.size(); ++d) {
+        grid.push_back(size(*shapes[d]));
+        modes.push_back(flattenModes(*shapes[d], *strides[d]));
+        for (const Mode& m : modes.back()) {
+            if (m.basis >= 0) {
+                anyBasis = true;
+                outRank = std::max(outRank, m.basis + 1);
+            } else if (m.stride != 0) {
+                anyInt = true;
+                intColumn = m.column;
+            }
+            maxOffset = checkedMulAdd(maxOffset, m.size - 1, m.stride);
+        }
+    }
+    checkShape(grid, "CuTe layout shape");
+    if (anyBasis && anyInt)
+        throw InputError("column " + std::to_string(intColumn) +
+                             ": an integer stride among basis strides (write it as d@k)",
+                         intColumn);
+    if (anyBasis && c.swizzle)
+        throw InputError("a swizzle composes with integer offsets, not basis strides");
+    if (c.offset != 0) maxOffset = checkedMulAdd(maxOffset, c.offset, 1);
+    (void)maxOffset;
+    std::vector<Expr> out(static_cast<std::size_t>(outRank), constant(0));
+    for (std::size_t d = 0; d < modes.size(); ++d) {
+        Expr x = var(placeholderName(d));
+        for (std::size_t k = 0; k < modes[d].size(); ++k) {
+            const Mode& m = modes[d][k];
+            if (m.size == 1 || m.stride == 0) continue;
+            if (m.stride < 0)
+                throw InputError("column " + std::to_string(m.column) +
+                                     ": negative strides are not supported",
+                                 m.column);
+            std::size_t o = m.basis >= 0 ? static_cast<std::size_t>(m.basis) : 0;
+            out[o] = out[o] + subCoordinate(x, modes[d], k) * m.stride;
+        }
+    }
+    if (c.offset) out[0] = out[0] + c.offset;
+    if (c.swizzle) out[0] = swizzleExpr(out[0], *c.swizzle);
+    return ts::Layout(grid, out);
+}
+
+ts::Fragment tvToFragment(const Layout& tv, std::int64_t m, std::int64_t n) {
+    if (tv.shape.leaf || tv.shape.children.size() != 2)
+        throw InputError("a TV layout has two top-level modes, (thread, value); this one has " +
+                         std::to_string(tv.shape.leaf ? 1 : tv.shape.children.size()));
+    checkShape({m, n}, "TV tile");
+    std::vector<Mode> thr = flattenModes(tv.shape.children[0], tv.stride.children[0]);
+    std::vector<Mode> val = flattenModes(tv.shape.children[1], tv.stride.children[1]);
+    struct Digit {
+        Mode mode;
+        bool isThread;
+        std::int64_t weight; // colexicographic weight of the mode in its thread or value index
+    };
+    std::vector<Digit> digits, reps;
+    std::int64_t w = 1;
+    for (const Mode& md : thr) {
+        if (md.basis >= 0)
+            throw InputError("a TV layout maps to a 1-D tile index; basis strides are not one",
+                             md.column);
+        if (md.size > 1) (md.stride == 0 ? reps : digits).push_back({md, true, w});
+        w *= md.size;
+    }
+    w = 1;
+    for (const Mode& md : val) {
+        if (md.basis >= 0)
+            throw InputError("a TV layout maps to a 1-D tile index; basis strides are not one",
+                             md.column);
+        if (md.size > 1 && md.stride == 0)
+            throw InputError("column " + std::to_string(md.column) +
+                                 ": a value mode with stride 0 puts one element in several "
+                                 "registers of a thread, which a fragment cannot show",
+                             md.column);
+        if (md.size > 1) digits.push_back({md, false, w});
+        w *= md.size;
+    }
+    // A TV layout is a bijection onto the tile exactly when its modes, sorted by stride, form
+    // a mixed radix: stride 1, then each stride the product of the sizes below it.
+    std::vector<Digit> sorted = digits;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const Digit& a, const Digit& b) { return a.mode.stride < b.mode.stride; });
+    std::int64_t expect = 1;
+    for (const Digit& d : sorted) {
+        if (d.mode.stride != expect)
+            throw InputError("column " + std::to_string(d.mode.column) +
+                                 ": the TV layout is not a bijection "
+                                 "onto the " +
+                                 std::to_string(m) + "x" + std::to_string(n) + " tile (stride " +
+                                 std::to_string(d.mode.stride) + " where " +
+                                 std::to_string(expect) + " would continue the mixed radix)",
+                             d.mode.column);
+        expect *= d.mode.size;
+    }
+    if (expect != m * n)
+        throw InputError("the TV layout covers " + std::to_string(expect) +
+                         " elements but the tile " + std::to_string(m) + "x" + std::to_string(n) +
+                         " has " + std::to_string(m * n));
+    // idx = mi + M * ni; a digit idx // d % s reads only mi or only ni when it lies in one.
+    Expr mi = var(placeholderName(0)), ni = var(placeholderName(1));
+    auto digitExpr = [&](const Mode& md) -> Expr {
+        const std::int64_t d = md.stride, top = md.stride * md.size;
+        if (m % top == 0) return top == m ? floordiv(mi, d) : floormod(floordiv(mi, d), md.size);
+        if (d % m == 0) {
+            Expr q = floordiv(ni, d / m);
+            return top == m * n ? q : floormod(q, md.size);
+        }
+        Expr q = floordiv(mi + ni * m, d);
+        return top == m * n ? q : floormod(q, md.size);
+    };
+    Expr thread = constant(0), local = constant(0);
+    for (const Digit& d : digits) {
+        Expr term = digitExpr(d.mode) * d.weight;
+        (d.isThread ? thread : local) = (d.isThread ? thread : local) + term;
+    }
+    std::int64_t replicate = 1;
+    for (const Digit& r : reps) {
+        Expr rep = var(kRepVar);
+        Expr digit = replicate == 1 ? rep : floordiv(rep, replicate);
+        digit = floormod(digit, r.mode.size);
+        thread = thread + digit * r.weight;
+        replicate *= r.mode.size;
+        if (replicate > 65536) throw InputError("more than 65536 replicas");
+    }
+    if (replicate > 1) {
+        // The last replica digit needs no `% size`; rebuild without it for readable text.
+        thread = constant(0);
+        for (const Digit& d : digits)
+            if (d.isThread) thread = thread + digitExpr(d.mode) * d.weight;
+        std::int64_t below = 1;
+        for (std::size_t k = 0; k < reps.size(); ++k) {
+            Expr rep = var(kRepVar);
+            Expr digit = below == 1 ? rep : floordiv(rep, below);
+            if (k + 1 < reps.size()) digit = floormod(digit, reps[k].mode.size);
+            thread = thread + digit * reps[k].weight;
+            below *= reps[k].mode.size;
+        }
+    }
+    return ts::Fragment({m, n}, thread, {local}, replicate);
+}
+
+std::string print(const IntTuple& t) {
+    if (t.leaf)
+        return std::to_string(t.value) + (t.basis >= 0 ? "@" + std::to_string(t.basis) : "");
+    std::string s = "(";
+    for (std::size_t k = 0; k < t.children.size(); ++k)
+        s += (k ? "," : "") + print(t.children[k]);
+    return s + ")";
+}
+
+std::string print(const Layout& l) {
+    return print(l.shape) + ":" + print(l.stride);
+}
+
+std::string print(const Swizzle& s) {
+    return "Sw<" + std::to_string(s.bits) + "," + std::to_string(s.base) + "," +
+           std::to_string(s.shift) + ">";
+}
+
+} // namespace ts::cute
+
+namespace ts {
+
+namespace {
+
+struct Label {
+    std::size_t at = std::string_view::npos; // position just after the label
+    std::size_t column = 0;
+};
+
+Label findLabel(std::string_view text, std::string_view label) {
+    std::size_t p = text.find(label);
+    if (p == std::string_view::npos) return {};
+    return {p + label.size(), p + 1};
+}
+
+cute::Layout layoutAfter(std::string_view text, std::size_t pos) {
+    // A TV layout ends at the end of its line, or at the next label on the same line (pastes
+    // that lost their newlines); a label is never part of a layout.
+    std::size_t end = text.find('\n', pos);
+    std::string_view line = text.substr(0, end == std::string_view::npos ? text.size() : end);
+    for (std::string_view lab :
+         {"Tiler_MN:", "TiledLayout_TV:", "LayoutA_TV:", "LayoutB_TV:", "LayoutC_TV:", "Shape_MNK:",
+          "ThrID:", "ThrLayoutVMNK:", "PermutationMNK:"}) {
+        std::size_t q = line.find(lab, pos);
+        if (q != std::string_view::npos) line = line.substr(0, q);
+    }
+    // Blank out everything before pos so columns stay those of the whole text.
+    std::string masked(line);
+    for (std::size_t k = 0; k < pos && k < masked.size(); ++k)
+        if (masked[k] != '\n') masked[k] = ' ';
+    try {
+        cute::Composed comp = cute::parseComposed(masked);
+        if (comp.swizzle || comp.offset) throw InputError("a TV layout cannot carry a swizzle");
+        return comp.layout;
+    } catch (const ParseError& e) {
+        throw ParseError(e.message(), std::string(text), e.column());
+    }
+}
+
+std::vector<std::int64_t> tupleAfter(std::string_view text, std::size_t pos, std::size_t count,
+                                     const char* what) {
+    interop::Cursor c(text, pos);
+    std::vector<std::int64_t> v;
+    c.expect('(', (std::string("to open ") + what).c_str());
+    do {
+        c.skipWs();
+        if (c.peek() == '_') c.setPos(c.pos() + 1);
+        if (!c.peekDigit())
+            c.fail(std::string(what) + " must be integers (a tiler of layouts is not supported)");
+        v.push_back(c.integer(what));
+    } while (c.accept(','));
+    c.expect(')', (std::string("to close ") + what).c_str());
+    if (v.size() < count)
+        c.fail(std::string(what) + " needs " + std::to_string(count) + " extents");
+    return v;
+}
+
+} // namespace
+
+Mapping parseCuTe(std::string_view text) {
+    Label tiler = findLabel(text, "Tiler_MN:"), tiled = findLabel(text, "TiledLayout_TV:");
+    Label mnk = findLabel(text, "Shape_MNK:");
+    Label la = findLabel(text, "LayoutA_TV:"), lb = findLabel(text, "LayoutB_TV:"),
+          lc = findLabel(text, "LayoutC_TV:");
+    const bool anyTV = tiled.at != std::string_view::npos || la.at != std::string_view::npos ||
+                       lb.at != std::string_view::npos || lc.at != std::string_view::npos;
+    if (!anyTV) return cute::toLayout(cute::parseComposed(text));
+    std::int64_t m = 0, n = 0;
+    cute::Layout tv;
+    if (tiled.at != std::string_view::npos) {
+        if (tiler.at == std::string_view::npos)
+            throw ParseError("a TiledLayout_TV needs its tile: add `Tiler_MN: (M,N)` as CuTe "
+                             "prints a TiledCopy",
+                             std::string(text), tiled.column);
+        auto t = tupleAfter(text, tiler.at, 2, "Tiler_MN");
+        m = t[0];
+        n = t[1];
+        tv = layoutAfter(text, tiled.at);
+    } else {
+        if (mnk.at == std::string_view::npos)
+            throw ParseError("an MMA atom's TV layout needs its tile: add `Shape_MNK: (M,N,K)` as "
+                             "CuTe prints an MMA_Atom",
+                             std::string(text), (lc.at != std::string_view::npos ? lc : la).column);
+        auto s = tupleAfter(text, mnk.at, 3, "Shape_MNK");
+        // C is (M, N); A is (M, K); B is (N, K). The accumulator wins when several are pasted.
+        const Label& use = lc.at != std::string_view::npos   ? lc
+                           : la.at != std::string_view::npos ? la
+                                                             : lb;
+        if (&use == &la && lb.at != std::string_view::npos)
+            throw ParseError("both LayoutA_TV and LayoutB_TV: keep the one to show",
+                             std::string(text), lb.column);
+        m = &use == &lb ? s[1] : s[0];
+        n = &use == &lc ? s[1] : s[2];
+        tv = layoutAfter(text, use.at);
+    }
+    return cute::tvToFragment(tv, m, n);
+}
+
+} // namespace ts

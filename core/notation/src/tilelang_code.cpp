@@ -1,0 +1,66 @@
+// "Copy as TileLang": Python that rebuilds a mapping with T.Layout / T.Fragment.
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+
+namespace ts {
+
+namespace {
+
+// Placeholders become plain lambda parameter names: _i -> i, _rep -> rep.
+std::string pyExpr(const Expr& e) {
+    return printExpr(substitute(e, [](const std::string& n) -> Expr {
+        if (!n.empty() && n[0] == '_') return var(n.substr(1));
+        return nullptr;
+    }));
+}
+
+std::string params(std::size_t rank, bool rep) {
+    std::string s;
+    for (std::size_t k = 0; k < rank; ++k)
+        s += (k ? ", " : "") + placeholderName(k).substr(1);
+    if (rep) s += std::string(rank ? ", " : "") + "rep";
+    return s;
+}
+
+std::string shapeList(const Shape& s) {
+    return formatShape(s, false);
+}
+
+} // namespace
+
+std::string toTileLangCode(const Mapping& m) {
+    if (const Layout* l = std::get_if<Layout>(&m)) {
+        if (l->isTabulated())
+            throw InputError("an inverted layout is known only by its table; copy the text that "
+                             "built it instead");
+        std::string body;
+        if (l->forward().size() == 1) {
+            body = pyExpr(l->forward()[0]);
+        } else {
+            body = "(";
+            for (std::size_t k = 0; k < l->forward().size(); ++k)
+                body += (k ? ", " : "") + pyExpr(l->forward()[k]);
+            body += ")";
+        }
+        return "T.Layout(" + shapeList(l->inputShape()) + ", lambda " +
+               params(l->inputShape().size(), false) + ": " + body + ")";
+    }
+    const Fragment& f = std::get<Fragment>(m);
+    const std::size_t rank = f.inputShape().size();
+    std::string s = "T.Fragment(" + shapeList(f.inputShape()) + ", forward_thread_fn=lambda " +
+                    params(rank, f.replicate() > 1) + ": " + pyExpr(f.thread());
+    std::string idx;
+    if (f.index().size() == 1) {
+        idx = pyExpr(f.index()[0]);
+    } else {
+        idx = "(";
+        for (std::size_t k = 0; k < f.index().size(); ++k)
+            idx += (k ? ", " : "") + pyExpr(f.index()[k]);
+        idx += ")";
+    }
+    s += ", forward_index_fn=lambda " + params(rank, false) + ": " + idx;
+    if (f.replicate() > 1) s += ", replicate=" + std::to_string(f.replicate());
+    return s + ")";
+}
+
+} // namespace ts

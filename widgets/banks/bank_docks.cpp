@@ -1,0 +1,80 @@
+// BankDocks (see bank_docks.h).
+#include "banks/bank_docks.h"
+
+#include "banks/bank_panel.h"
+#include "banks/bank_ub_panel.h"
+#include "banks/fractal_panel.h"
+#include "banks/raster_panel.h"
+#include "banks/swizzle_panel.h"
+#include "document/documentmodel.h"
+#include "editor/evaluator.h"
+#include "window/dock_sizing.h"
+#include "window/mainwindow.h"
+
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScrollArea>
+
+namespace tsw {
+
+BankDocks::BankDocks(MainWindow* w) : QObject(w) {
+    setObjectName(QStringLiteral("bankDocks"));
+    bank_ = new BankPanel;
+    ub_ = new UbPanel;
+    swizzle_ = new SwizzlePanel;
+    fractal_ = new FractalPanel;
+    raster_ = new RasterPanel;
+    QMenu* menu = w->menuBar()->addMenu(QStringLiteral("&Analysis"));
+    QDockWidget* first = nullptr;
+    auto dock = [&](const QString& title, const QString& name, QWidget* panel) {
+        // `title` carries the menu's mnemonic ("&Swizzle"); the dock's own title does not.
+        auto* d = new QDockWidget(QString(title).remove(QLatin1Char('&')), w);
+        d->setObjectName(name);
+        auto* scroll = new QScrollArea(d);
+        scroll->setWidget(panel);
+        scroll->setWidgetResizable(true);
+        d->setWidget(scroll);
+        w->addDockWidget(Qt::BottomDockWidgetArea, d);
+        if (first)
+            w->tabifyDockWidget(first, d);
+        else
+            first = d;
+        d->hide();
+        d->toggleViewAction()->setText(title);
+        menu->addAction(d->toggleViewAction());
+        // An analysis is read, not glanced at: it opens tall enough for its grids' numbers.
+        growWhenShown(w, d);
+        return d;
+    };
+    bankDock_ = dock(QStringLiteral("&Bank conflicts"), QStringLiteral("bankDock"), bank_);
+    dock(QStringLiteral("Ascend &UB banks"), QStringLiteral("ubDock"), ub_);
+    dock(QStringLiteral("&Swizzle"), QStringLiteral("swizzleDock"), swizzle_);
+    fractalDock_ =
+        dock(QStringLiteral("Ascend &fractals"), QStringLiteral("fractalDock"), fractal_);
+    dock(QStringLiteral("Block &rasterization"), QStringLiteral("rasterDock"), raster_);
+    // The bank panel analyses the active layout when it is a T.Layout, and says so when it is
+    // not (it keeps the last T.Layout it had, named as such). From the moment the active
+    // layout's text changes its numbers are marked (they may be about to change), until the
+    // evaluation says what the new text is; another project drops them altogether.
+    connect(w->evaluator(), &LayoutEvaluator::requested, this, [this, w] {
+        const ts::DocLayout* l = w->document()->activeLayout();
+        if (l) bank_->activeLayoutChanging(QString::fromStdString(l->name));
+    });
+    connect(w->document(), &DocumentModel::documentReset, bank_, &BankPanel::resetForProject);
+    connect(w->evaluator(), &LayoutEvaluator::finished, this, [this, w](const EvalResult& r) {
+        const ts::DocLayout* l = w->document()->activeLayout();
+        const QString name = l ? QString::fromStdString(l->name) : QString();
+        if (r.ok && r.mapping && std::holds_alternative<ts::Layout>(*r.mapping))
+            bank_->setSourceLayout(name, r.text);
+        else if (r.ok)
+            bank_->setActiveElsewhere(
+                name, QStringLiteral("it is a T.Fragment, which reads or writes a shared tile "
+                                     "(use it as the access: fragment:<text>); the shared tile "
+                                     "is a T.Layout"));
+        else
+            bank_->setActiveElsewhere(name, QStringLiteral("its text has an error"));
+    });
+}
+
+} // namespace tsw

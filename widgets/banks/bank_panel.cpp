@@ -1,0 +1,920 @@
+// BankPanel (see bank_panel.h).
+#include "banks/bank_panel.h"
+
+#include "banks/bank_overlays.h"
+#include "common/result_state.h"
+#include "common/wording.h"
+#include "grid/gridview.h"
+
+#include "tilescope/layout/builtins.h"
+#include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
+
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+
+namespace tsw {
+
+BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("bankPanel"));
+    source_ = new QLabel(this);
+    source_->setObjectName(QStringLiteral("bankSource"));
+    source_->setWordWrap(true);
+    source_->setTextFormat(Qt::RichText);
+    layoutEdit_ = new QLineEdit(QStringLiteral("make_linear_layout((16, 64), \"float16\")"), this);
+    layoutEdit_->setObjectName(QStringLiteral("bankLayout"));
+    accessEdit_ = new QLineEdit(QStringLiteral("ldmatrix:x4"), this);
+    accessEdit_->setObjectName(QStringLiteral("bankAccess"));
+    autoBox_ = new QCheckBox(QStringLiteral("fit the layout"), this);
+    autoBox_->setObjectName(QStringLiteral("bankAutoAccess"));
+    autoBox_->setChecked(true);
+    autoBox_->setToolTip(QStringLiteral(
+        "Choose an access that fits the analysed layout: ldmatrix.x4 on 16-bit tiles of at least "
+        "16x16, ldmatrix.x1 on 8x8, else one element per lane. Typing an access turns it off."));
+    accessEdit_->setToolTip(QStringLiteral(
+        "fragment:<T.Fragment ...>  |  lanes:lambda t: (row, col)  |  lanes:lambda t, k: (row, col)"
+        "  |  ldmatrix:x1|x2|x4[.trans][@row,col]  |  stmatrix:x4"));
+    dtypeBox_ = new QComboBox(this);
+    for (const std::string& d : ts::knownDtypes())
+        if (ts::dtypeBits(d) % 8 == 0) dtypeBox_->addItem(QString::fromStdString(d));
+    dtypeBox_->setCurrentText(QStringLiteral("float16"));
+    vectorSpin_ = new QSpinBox(this);
+    vectorSpin_->setRange(0, 16);
+    vectorSpin_->setSpecialValueText(QStringLiteral("auto"));
+    vectorSpin_->setSuffix(QStringLiteral(" elem"));
+    storeBox_ = new QCheckBox(QStringLiteral("store"), this);
+
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("Shared layout"), layoutEdit_);
+    auto* accessRow = new QHBoxLayout;
+    accessRow->addWidget(accessEdit_, 1);
+    accessRow->addWidget(autoBox_);
+    form->addRow(QStringLiteral("Access"), accessRow);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(QStringLiteral("dtype"), this));
+    row->addWidget(dtypeBox_);
+    row->addWidget(new QLabel(QStringLiteral("vector"), this));
+    row->addWidget(vectorSpin_);
+    row->addWidget(storeBox_);
+    row->addStretch(1);
+    form->addRow(row);
+
+    // The note about the active layout (being evaluated, or not analysable here) has its own
+    // line, kept even when empty, so the controls below do not move when it comes and goes.
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("bankNote"));
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    note_->setMinimumHeight(3 * note_->fontMetrics().lineSpacing());
+    note_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    errorLabel_ = new QLabel(this);
+    errorLabel_->setObjectName(QStringLiteral("bankMarker"));
+    errorLabel_->setWordWrap(true);
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorLabel_->hide();
+    totals_ = new QLabel(this);
+    totals_->setObjectName(QStringLiteral("bankTotals"));
+    totals_->setTextFormat(Qt::RichText);
+
+    measured_ = new QLabel(this);
+    measured_->setObjectName(QStringLiteral("bankMeasured"));
+    measured_->setWordWrap(true);
+    measured_->setStyleSheet(
+        QStringLiteral("background: #1b5e20; color: white; padding: 3px 6px; border-radius: 3px;"));
+    measured_->hide();
+
+    grid_ = new GridView(this);
+    grid_->setTitleVisible(false);
+
+    auto* chart = new QChart;
+    chart->legend()->hide();
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->setTitle(QStringLiteral("distinct words per bank"));
+    chartView_ = new QChartView(chart, this);
+    chartView_->setRenderHint(QPainter::Antialiasing);
+    chartView_->setMinimumHeight(170);
+
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setObjectName(QStringLiteral("bankStepSlider"));
+    slider_->setRange(-1, -1);
+    playButton_ = new QPushButton(QStringLiteral("Play"), this);
+    playButton_->setObjectName(QStringLiteral("bankPlay"));
+    // Step buttons: a teacher walks through a warp's instructions at the class's pace.
+    stepBack_ = new QPushButton(QStringLiteral("◀ Step"), this);
+    stepBack_->setObjectName(QStringLiteral("bankStepBack"));
+    stepBack_->setToolTip(
+        QStringLiteral("Previous instruction (Alt+Left; Left in presenter mode). Before the "
+                       "first: all instructions."));
+    stepForward_ = new QPushButton(QStringLiteral("Step ▶"), this);
+    stepForward_->setObjectName(QStringLiteral("bankStepForward"));
+    stepForward_->setToolTip(
+        QStringLiteral("Next instruction (Alt+Right; Right or Space in presenter mode)"));
+    stepLabel_ = new QLabel(this);
+    stepLabel_->setObjectName(QStringLiteral("bankStepLabel"));
+    auto* stepBox = new QWidget(this);
+    auto* stepRow = new QHBoxLayout(stepBox);
+    stepRow->setContentsMargins(0, 0, 0, 0);
+    stepRow->addWidget(stepBack_);
+    stepRow->addWidget(playButton_);
+    stepRow->addWidget(stepForward_);
+    stepRow->addWidget(slider_, 1);
+    stepLabel_->setWordWrap(true);
+    totals_->setWordWrap(true);
+
+    // The heat grid takes the panel's whole height (cells large enough to read their numbers);
+    // the inputs, totals, step controls and the per-bank chart stand beside it.
+    grid_->setMinimumSize(320, 260);
+    grid_->setCellToolTip([this](int r, int c) { return cellToolTip(r, c); });
+    chartView_->setMinimumSize(300, 190);
+    auto* side = new QWidget(this);
+    auto* sv = new QVBoxLayout(side);
+    sv->setContentsMargins(0, 0, 0, 0);
+    split_ = new QSplitter(Qt::Horizontal, this);
+    split_->addWidget(grid_);
+    split_->addWidget(side);
+    split_->setStretchFactor(0, 1);
+    split_->setStretchFactor(1, 1);
+
+    sv->addWidget(source_);
+    sv->addWidget(note_);
+    inputs_ = new QWidget(this);
+    inputs_->setObjectName(QStringLiteral("bankInputs"));
+    form->setContentsMargins(0, 0, 0, 0);
+    inputs_->setLayout(form);
+    sv->addWidget(inputs_);
+    sv->addWidget(errorLabel_);
+    sv->addWidget(totals_);
+    sv->addWidget(measured_);
+    sv->addWidget(stepBox);
+    sv->addWidget(stepLabel_);
+    // While the results are hidden under an error the stretch keeps the rest at the top.
+    sv->addWidget(chartView_, 1000);
+    sv->addStretch(1);
+    auto* v = new QVBoxLayout(this);
+    v->addWidget(split_, 1);
+
+    // Totals, step-through, heat grid and histogram are one result: dimmed while the input is
+    // re-analysed, hidden under the error when it fails.
+    state_ = new ResultState(this);
+    state_->setMarker(errorLabel_);
+    state_->setOnError(ResultState::OnError::Hide);
+    state_->setStaleText(QStringLiteral("⟳ analysing the new input…"));
+    state_->addView(totals_);
+    state_->addView(stepBox);
+    state_->addView(stepLabel_);
+    state_->addView(chartView_);
+    state_->addView(grid_);
+
+    timer_ = new QTimer(this);
+    timer_->setInterval(700);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        const int n = instructionCount();
+        if (n == 0) return pause();
+        setCurrentStep(step_ + 1 >= n ? 0 : step_ + 1);
+    });
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(250);
+    connect(debounce_, &QTimer::timeout, this, [this] {
+        const quint64 gen = state_->generation();
+        const BankInput in = input();
+        job_.submit(
+            gen, [in](const CancelToken& token) { return analyzeBanks(in, token); },
+            [this](quint64 g, BankAnalysis r) {
+                if (!r.cancelled) apply(g, std::move(r));
+            });
+    });
+    for (QLineEdit* e : {layoutEdit_, accessEdit_})
+        connect(e, &QLineEdit::textChanged, this, &BankPanel::analyzeLater);
+    // Typing an access is a choice: stop choosing one automatically. Typing a layout means the
+    // panel no longer shows a layout of the project.
+    connect(accessEdit_, &QLineEdit::textEdited, this, [this] { autoBox_->setChecked(false); });
+    connect(accessEdit_, &QLineEdit::textChanged, this, &BankPanel::updateControls);
+    connect(layoutEdit_, &QLineEdit::textEdited, this, [this] {
+        sourceName_.clear();
+        elsewhere_.clear();
+        elsewhereName_.clear();
+        noProjectLayout_ = false;
+        updateSource();
+    });
+    connect(autoBox_, &QCheckBox::toggled, this, &BankPanel::analyzeLater);
+    connect(dtypeBox_, &QComboBox::currentTextChanged, this, &BankPanel::analyzeLater);
+    connect(vectorSpin_, &QSpinBox::valueChanged, this, &BankPanel::analyzeLater);
+    connect(storeBox_, &QCheckBox::toggled, this, &BankPanel::analyzeLater);
+    connect(slider_, &QSlider::valueChanged, this, &BankPanel::setCurrentStep);
+    connect(playButton_, &QPushButton::clicked, this, &BankPanel::togglePlay);
+    connect(stepBack_, &QPushButton::clicked, this, &BankPanel::stepBack);
+    connect(stepForward_, &QPushButton::clicked, this, &BankPanel::stepForward);
+    analyze();
+    updateControls();
+}
+
+BankPanel::~BankPanel() = default;
+
+void BankPanel::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    // The chart's text follows the panel's font (presenter mode enlarges it), as the heat grid's
+    // chrome does.
+    if (e->type() == QEvent::FontChange && chartView_) {
+        chartView_->setMinimumHeight(chartMinimumHeight());
+        if (cost_)
+            updateChart();
+        else
+            chartView_->chart()->setTitleFont(font());
+    }
+}
+
+void BankPanel::setPresenting(bool on) {
+    // Projected, the heat grid and the totals are the lesson; the inputs and the chart fold away
+    // (its height would come out of the cells) and returns afterwards.
+    presenting_ = on;
+    // The inputs too: a lesson step sets them, and the analysed line above names them.
+    inputs_->setVisible(!on);
+    grid_->setPresentation(on ? 1.45 : 1.0, on); // the presenter's panel font scale
+    chartView_->setMinimumHeight(chartMinimumHeight());
+    chartView_->setProperty(kFoldedAway, on);
+    chartView_->setVisible(!on && !state_->viewsHidden());
+}
+
+int BankPanel::chartMinimumHeight() const {
+    if (presenting_) return 0;
+    // Beside the grid the chart can be tall; stacked under it, every line it takes is a line the
+    // heat cells lose.
+    const int lines = split_ && split_->orientation() == Qt::Vertical ? 6 : 12;
+    return std::max(split_ && split_->orientation() == Qt::Vertical ? 110 : 190,
+                    fontMetrics().height() * lines);
+}
+
+void BankPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // Beside the controls in a wide panel (docked below the grid), above them in a tall one
+    // (docked at the side, presenter mode): the heat grid always gets the long side.
+    const Qt::Orientation o = width() >= height() * 1.3 ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() != o) {
+        split_->setOrientation(o);
+        // Stacked, the controls and chart would take half the height and leave the cells a few
+        // pixels (presenter mode docks the panel tall): the heat grid gets two thirds.
+        chartView_->setMinimumHeight(chartMinimumHeight());
+        if (o == Qt::Vertical) {
+            const int h = std::max(1, split_->height());
+            split_->setSizes({h * 2 / 3, h - h * 2 / 3});
+        }
+    }
+}
+
+void BankPanel::setLayoutText(const QString& t) {
+    layoutEdit_->setText(t);
+}
+void BankPanel::setSourceLayout(const QString& name, const QString& text) {
+    sourceName_ = name;
+    elsewhere_.clear();
+    elsewhereName_.clear();
+    changingName_.clear();
+    noProjectLayout_ = false;
+    if (text != layoutEdit_->text()) {
+        layoutEdit_->setText(text); // analyses (debounced, off the UI thread)
+    } else {
+        // Already analysed under another name (a lesson step applies its saved analysis when it
+        // becomes active, before its evaluation names it here): the numbers are this layout's.
+        if (!analysedText_.isEmpty() && analysedText_ == text) analysedName_ = name;
+        reconfirm();
+    }
+    updateSource();
+}
+void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {
+    elsewhere_ = QStringLiteral("The active layout «%1» is not analysed here: %2")
+                     .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
+    elsewhereName_ = name;
+    changingName_.clear();
+    reconfirm();
+    markIfOlderText();
+    updateSource();
+}
+void BankPanel::activeLayoutChanging(const QString& name) {
+    changingName_ = name;
+    state_->setStaleText(
+        QStringLiteral("⟳ «%1» is being evaluated: these numbers are for the text named "
+                       "above until it is analysed…")
+            .arg(name));
+    state_->invalidate();
+    updateSource();
+}
+void BankPanel::resetForProject() {
+    debounce_->stop();
+    job_.cancel();
+    clearResults();
+    sourceName_.clear();
+    elsewhere_.clear();
+    elsewhereName_.clear();
+    changingName_.clear();
+    analysedName_.clear();
+    analysedText_.clear();
+    lastKey_.clear();
+    lastMessage_.clear();
+    lastOk_ = false;
+    accessWhy_.clear();
+    error_.clear();
+    noProjectLayout_ = true;
+    {
+        // The access, store and vector a lesson step (or the user) chose belong to the closed
+        // project: the next one starts from an access fitted to its layout.
+        const QSignalBlocker b1(layoutEdit_), b2(accessEdit_), b3(autoBox_), b4(storeBox_),
+            b5(vectorSpin_);
+        layoutEdit_->clear();
+        accessEdit_->clear();
+        autoBox_->setChecked(true);
+        storeBox_->setChecked(false);
+        vectorSpin_->setValue(0);
+    }
+    dtypeBox_->setEnabled(true);
+    dtypeBox_->setToolTip({});
+    measured_->clear();
+    measured_->hide();
+    state_->clear();
+    updateControls();
+    updateSource();
+}
+void BankPanel::reconfirm() {
+    if (noProjectLayout_ && layoutEdit_->text().isEmpty()) {
+        state_->clear();
+        return;
+    }
+    if (!analysisPending() && !lastKey_.isEmpty() && lastKey_ == inputKey()) {
+        const quint64 gen = state_->generation();
+        lastOk_ ? state_->publish(gen) : state_->fail(gen, lastMessage_);
+        return;
+    }
+    analyzeLater();
+}
+void BankPanel::markIfOlderText() {
+    if (!tile_ || state_->state() != ResultState::State::Current || elsewhere_.isEmpty() ||
+        analysedName_.isEmpty() || elsewhereName_ != analysedName_)
+        return;
+    state_->setStaleText(
+        QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown above), not for "
+                       "its current text.")
+            .arg(analysedName_));
+    state_->invalidateNow();
+}
+QString BankPanel::sourceText() const {
+    return source_->text();
+}
+QString BankPanel::noteText() const {
+    return note_->text();
+}
+void BankPanel::setAutoAccess(bool on) {
+    autoBox_->setChecked(on);
+}
+bool BankPanel::autoAccess() const {
+    return autoBox_->isChecked();
+}
+QString BankPanel::dtype() const {
+    return dtypeBox_->currentText();
+}
+QString BankPanel::layoutText() const {
+    return layoutEdit_->text();
+}
+void BankPanel::setAccessText(const QString& t) {
+    autoBox_->setChecked(false);
+    accessEdit_->setText(t);
+}
+QString BankPanel::accessText() const {
+    return accessEdit_->text();
+}
+void BankPanel::setDtype(const QString& d) {
+    dtypeBox_->setCurrentText(d);
+}
+void BankPanel::setVector(int v) {
+    vectorSpin_->setValue(v);
+}
+void BankPanel::setStore(bool s) {
+    storeBox_->setChecked(s);
+}
+
+int BankPanel::instructionCount() const {
+    return access_ ? int(access_->plan.instructions.size()) : 0;
+}
+
+bool BankPanel::isPlaying() const {
+    return timer_->isActive();
+}
+
+bool BankPanel::applyView(const QString& layoutText, const QString& access, const QString& dtype,
+                          int vector, bool store, int step) {
+    const QSignalBlocker b1(layoutEdit_), b2(accessEdit_), b3(dtypeBox_), b4(vectorSpin_),
+        b5(storeBox_), b6(autoBox_);
+    autoBox_->setChecked(false); // the step names its access
+    layoutEdit_->setText(layoutText);
+    accessEdit_->setText(access);
+    dtypeBox_->setCurrentText(dtype);
+    vectorSpin_->setValue(vector);
+    storeBox_->setChecked(store);
+    if (!analyze()) return false;
+    setCurrentStep(step);
+    return true;
+}
+
+void BankPanel::stepForward() {
+    pause();
+    setCurrentStep(std::min(step_ + 1, instructionCount() - 1));
+}
+
+void BankPanel::stepBack() {
+    pause();
+    setCurrentStep(std::max(step_ - 1, -1));
+}
+
+QString BankPanel::cellToolTip(int row, int col) const {
+    if (!tile_ || !access_ || !cost_) return {};
+    const int cols = grid_->model().cols();
+    const std::int64_t cell = std::int64_t(row) * cols + col;
+    if (cell < 0 || cell >= tile_->cells()) return {};
+    const int bw = access_->plan.bank_width, banks = access_->plan.bank_count;
+    const std::int64_t addr = tile_->addressOfCell(cell);
+    const std::int64_t w0 = addr / bw, w1 = (addr + tile_->elementBytes() - 1) / bw;
+    QString t =
+        QStringLiteral("<b>cell</b> (%1, %2) · byte address %3<br>").arg(row).arg(col).arg(addr);
+    if (w0 == w1)
+        t += QStringLiteral("<b>bank</b> %1 · <b>word</b> %2").arg(w0 % banks).arg(w0);
+    else
+        t += QStringLiteral("<b>banks</b> %1–%2 · <b>words</b> %3–%4")
+                 .arg(w0 % banks)
+                 .arg(w1 % banks)
+                 .arg(w0)
+                 .arg(w1);
+    // The lanes touching it, per instruction (only the current one while stepping).
+    QStringList rows;
+    const int n = instructionCount();
+    for (int i = 0; i < n && rows.size() < 8; ++i) {
+        if (step_ >= 0 && i != step_) continue;
+        QStringList lanes;
+        for (const ts::LaneTouch& lt : access_->touches[std::size_t(i)])
+            for (std::int32_t c : access_->cellsOf(lt))
+                if (c == cell) {
+                    lanes << QString::number(lt.lane);
+                    break;
+                }
+        if (!lanes.isEmpty())
+            rows << QStringLiteral("instruction %1 (%2 wavefront%3): %4 %5")
+                        .arg(i + 1)
+                        .arg(cost_->instructions[std::size_t(i)].wavefronts)
+                        .arg(cost_->instructions[std::size_t(i)].wavefronts == 1 ? "" : "s")
+                        .arg(lanes.size() == 1 ? QStringLiteral("lane") : QStringLiteral("lanes"))
+                        .arg(lanes.join(QStringLiteral(", ")));
+    }
+    if (rows.isEmpty())
+        t += step_ >= 0 ? QStringLiteral("<br>not accessed by instruction %1").arg(step_ + 1)
+                        : QStringLiteral("<br>not accessed");
+    else
+        t += QStringLiteral("<br><b>lanes</b> ") + rows.join(QStringLiteral("<br>"));
+    return t;
+}
+
+BankInput BankPanel::input() const {
+    BankInput in;
+    in.layoutText = layoutEdit_->text();
+    in.accessText = accessEdit_->text();
+    in.autoAccess = autoBox_->isChecked();
+    in.dtype = dtypeBox_->currentText();
+    in.vector = vectorSpin_->value();
+    in.store = storeBox_->isChecked();
+    return in;
+}
+
+void BankPanel::inputChanged() {
+    state_->setStaleText(QStringLiteral("⟳ analysing the new input…"));
+    state_->invalidate();
+    // A device measurement belongs to the input it was made for.
+    measured_->clear();
+    measured_->hide();
+}
+
+void BankPanel::analyzeLater() {
+    inputChanged();
+    debounce_->start();
+}
+
+bool BankPanel::analysisPending() const {
+    return debounce_->isActive() || job_.busy();
+}
+
+bool BankPanel::analyze() {
+    debounce_->stop();
+    inputChanged();
+    const quint64 gen = state_->generation();
+    job_.cancel();
+    return apply(gen, analyzeBanks(input()));
+}
+
+bool BankPanel::apply(quint64 gen, BankAnalysis r) {
+    if (!state_->isCurrent(gen)) return false;
+    // Reflect what was analysed in the controls, without counting it as an edit.
+    {
+        const QSignalBlocker b1(accessEdit_), b2(dtypeBox_);
+        if (autoBox_->isChecked() && !r.access.isEmpty()) accessEdit_->setText(r.access);
+        if (r.dtypeFromText) dtypeBox_->setCurrentText(r.dtype);
+    }
+    dtypeBox_->setEnabled(!r.dtypeFromText);
+    dtypeBox_->setToolTip(r.dtypeFromText ? QStringLiteral("The layout text names its dtype")
+                                          : QString());
+    accessWhy_ = r.accessWhy;
+    lastKey_ = inputKey();
+    lastOk_ = r.ok;
+    if (!r.ok) {
+        clearResults();
+        analysedName_.clear();
+        analysedText_.clear();
+        error_ = r.error;
+        // The hint about "fit the layout" only helps when the access is what does not fit.
+        lastMessage_ = autoBox_->isChecked() || r.access.isEmpty() || !r.accessMisfit
+                           ? error_
+                           : error_ + QStringLiteral(" (tick “fit the layout” for an access "
+                                                     "that fits this tile)");
+        state_->fail(gen, lastMessage_);
+        updateControls();
+        updateSource();
+        emit analyzed(false);
+        return false;
+    }
+    lastMessage_.clear();
+    analysedName_ = sourceName_;
+    analysedText_ = layoutEdit_->text();
+    const QString key = inputKey();
+    cost_ = std::move(r.cost);
+    access_ = std::move(r.plan);
+    tile_ = std::move(r.tile);
+    grid_->setModel(std::move(r.grid), true);
+    error_.clear();
+    const int n = instructionCount();
+    // The same inputs analysed again (a layout re-sent after an edit elsewhere) keep the step.
+    const int keep = key == analyzedKey_ ? std::clamp(step_, -1, n - 1) : -1;
+    analyzedKey_ = key;
+    if (keep < 0) pause();
+    slider_->blockSignals(true);
+    slider_->setRange(-1, n - 1);
+    slider_->setValue(keep);
+    slider_->blockSignals(false);
+    step_ = keep;
+    refreshView();
+    state_->publish(gen);
+    markIfOlderText();
+    updateControls();
+    updateSource();
+    emit analyzed(true);
+    return true;
+}
+
+QString BankPanel::inputKey() const {
+    return layoutEdit_->text() + QChar(1) + accessEdit_->text() + QChar(1) +
+           dtypeBox_->currentText() + QChar(1) + QString::number(vectorSpin_->value()) + QChar(1) +
+           QString::number(storeBox_->isChecked()) + QChar(1) +
+           QString::number(autoBox_->isChecked());
+}
+
+void BankPanel::clearResults() {
+    pause();
+    step_ = -1;
+    analyzedKey_.clear();
+    tile_.reset();
+    access_.reset();
+    cost_.reset();
+    grid_->setModel(GridModel());
+    grid_->renderer().clearOverlays();
+    totals_->clear();
+    stepLabel_->clear();
+    chartView_->chart()->removeAllSeries();
+    for (QAbstractAxis* a : chartView_->chart()->axes()) {
+        chartView_->chart()->removeAxis(a);
+        delete a;
+    }
+    slider_->blockSignals(true);
+    slider_->setRange(-1, -1);
+    slider_->blockSignals(false);
+}
+
+namespace {
+// A layout text short enough for the one line that says which text the numbers are for.
+QString elided(const QString& text) {
+    QString t = text.simplified();
+    if (t.size() > 90) t = t.left(87) + QStringLiteral("…");
+    return t;
+}
+} // namespace
+
+QString BankPanel::effectiveAccess() const {
+    // "store" makes an ldmatrix access its stmatrix twin (core buildAccess): say so.
+    const QString a = accessEdit_->text().trimmed();
+    if (storeBox_->isChecked() && a.startsWith(QLatin1String("ldmatrix")))
+        return QStringLiteral("stmatrix") + a.mid(8) + QStringLiteral(" (store)");
+    if (storeBox_->isChecked() && !a.startsWith(QLatin1String("stmatrix")))
+        return a + QStringLiteral(" (store)");
+    return a;
+}
+
+void BankPanel::updateSource() {
+    QString t;
+    if (!tile_ && noProjectLayout_ && layoutEdit_->text().isEmpty()) {
+        t = QStringLiteral("<b>No T.Layout of this project is analysed yet</b> — select one in "
+                           "the layout list, or type a layout below.");
+    } else {
+        QString who = sourceName_.isEmpty()
+                          ? QStringLiteral("the layout typed below (not a layout of the project)")
+                          : QStringLiteral("«%1»").arg(sourceName_.toHtmlEscaped());
+        // The active layout's text was edited into something this panel cannot analyse: the
+        // numbers are for the text named here, not its current one.
+        if (tile_ && !elsewhere_.isEmpty() && !analysedName_.isEmpty() &&
+            elsewhereName_ == analysedName_ && sourceName_ == analysedName_)
+            who += QStringLiteral(" as its text was earlier: <code>%1</code>")
+                       .arg(elided(analysedText_).toHtmlEscaped());
+        t = QStringLiteral("<b>Analysing</b> %1").arg(who);
+        if (tile_) {
+            QStringList dims;
+            for (std::int64_t e : tile_->shape())
+                dims << QString::number(e);
+            t += QStringLiteral(" · %1 %2")
+                     .arg(dims.join(QStringLiteral(" x ")), dtypeBox_->currentText());
+            t += QStringLiteral(" · %1").arg(effectiveAccess().toHtmlEscaped());
+            if (autoBox_->isChecked() && !accessWhy_.isEmpty())
+                t += QStringLiteral(" <span style='color:#6b7280'>(chosen to fit: %1)</span>")
+                         .arg(accessWhy_.toHtmlEscaped());
+        }
+    }
+    source_->setText(t);
+    QString note;
+    if (!changingName_.isEmpty())
+        note = QStringLiteral("«%1» is being evaluated…").arg(changingName_.toHtmlEscaped());
+    else if (!elsewhere_.isEmpty())
+        note = elsewhere_;
+    note_->setText(note.isEmpty()
+                       ? QString()
+                       : QStringLiteral("<span style='color:#92400e'>%1</span>").arg(note));
+}
+
+void BankPanel::updateControls() {
+    // One instruction: nothing to play through.
+    const int n = instructionCount();
+    playButton_->setEnabled(n > 1);
+    playButton_->setToolTip(n > 1 ? QStringLiteral("Step through the instructions in turn")
+                                  : QStringLiteral("There is only one instruction: nothing to "
+                                                   "play through."));
+    stepBack_->setEnabled(n > 0 && step_ > -1);
+    stepForward_->setEnabled(n > 0 && step_ < n - 1);
+    // "store" changes the access only for ldmatrix (its stmatrix twin, same matrices, same
+    // wavefronts) and for lanes (stores are not merged like loads); a fragment or stmatrix
+    // access says itself whether it stores.
+    const QString a = accessEdit_->text().trimmed();
+    const bool storeMeans = a.isEmpty() || a.startsWith(QLatin1String("ldmatrix")) ||
+                            a.startsWith(QLatin1String("lanes:")) ||
+                            a.startsWith(QLatin1String("fragment:"));
+    storeBox_->setEnabled(storeMeans || storeBox_->isChecked());
+    storeBox_->setToolTip(
+        a.startsWith(QLatin1String("ldmatrix"))
+            ? QStringLiteral("Store: analyse the stmatrix twin of this ldmatrix access (the same "
+                             "8x8 matrices, so the same wavefronts)")
+        : storeMeans
+            ? QStringLiteral("Store: the lanes write instead of read (an 8- or 16-byte load whose "
+                             "lane pairs share addresses is served two lanes at a time on the "
+                             "H200; a store never is)")
+            : QStringLiteral("Not used with this access: stmatrix is always a store"));
+}
+
+QString BankPanel::totalsText() const {
+    if (!cost_) return {};
+    const ts::PlanCost& c = *cost_;
+    return QStringLiteral("%1: %2, ideal %3, excess %4 "
+                          "(ncu \"bank conflicts\"), efficiency %5%")
+        .arg(countNoun(qint64(c.instructions.size()), QStringLiteral("instruction")))
+        .arg(countNoun(c.wavefronts, QStringLiteral("wavefront")))
+        .arg(c.ideal)
+        .arg(c.excess)
+        .arg(100.0 * c.efficiency(), 0, 'f', 1);
+}
+
+QString BankPanel::stepText() const {
+    if (!access_ || !cost_) return {};
+    if (step_ < 0)
+        return instructionCount() == 1
+                   ? QStringLiteral("the only instruction")
+                   : QStringLiteral("all %1 instructions").arg(instructionCount());
+    const ts::Instruction& ins = access_->plan.instructions[std::size_t(step_)];
+    const ts::InstructionCost& c = cost_->instructions[std::size_t(step_)];
+    return QStringLiteral("%1/%2  %3 (%4 B/lane): %5, ideal %6, excess %7")
+        .arg(step_ + 1)
+        .arg(instructionCount())
+        .arg(QString::fromStdString(ins.label))
+        .arg(ins.bytes_per_lane)
+        .arg(countNoun(c.wavefronts, QStringLiteral("wavefront")))
+        .arg(c.ideal)
+        .arg(c.excess);
+}
+
+std::vector<double> BankPanel::histogram() const {
+    std::vector<double> h;
+    if (!cost_) return h;
+    const int banks = access_ ? access_->plan.bank_count : 32;
+    h.assign(std::size_t(banks), 0.0);
+    for (std::size_t i = 0; i < cost_->instructions.size(); ++i) {
+        if (step_ >= 0 && int(i) != step_) continue;
+        const auto& bw = cost_->instructions[i].bank_words;
+        for (std::size_t b = 0; b < bw.size() && b < h.size(); ++b)
+            h[b] += bw[b];
+    }
+    return h;
+}
+
+void BankPanel::setCurrentStep(int step) {
+    const int n = instructionCount();
+    step = std::clamp(step, -1, n - 1);
+    if (slider_->value() != step) {
+        slider_->blockSignals(true);
+        slider_->setValue(step);
+        slider_->blockSignals(false);
+    }
+    if (step == step_) return;
+    step_ = step;
+    refreshView();
+    emit stepChanged(step_);
+}
+
+void BankPanel::play() {
+    if (instructionCount() < 2) return; // one instruction: nothing would move
+    timer_->start();
+    playButton_->setText(QStringLiteral("Pause"));
+}
+
+void BankPanel::pause() {
+    timer_->stop();
+    playButton_->setText(QStringLiteral("Play"));
+}
+
+void BankPanel::togglePlay() {
+    isPlaying() ? pause() : play();
+}
+
+void BankPanel::setPlayIntervalMs(int ms) {
+    timer_->setInterval(ms);
+}
+
+void BankPanel::refreshView() {
+    if (!tile_ || !access_ || !cost_) return;
+    const GridModel& gm = grid_->model();
+    const int rows = gm.rows(), cols = gm.cols();
+    ts::CellHeat h = ts::instructionHeat(*tile_, *access_, *cost_, step_);
+    ts::CellHeat all = ts::cellHeat(*tile_, *access_, *cost_);
+    std::vector<double> values(h.wavefronts.size(), std::nan(""));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (h.instruction[i] >= 0) values[i] = h.wavefronts[i];
+    // A fixed scale over all instructions, so stepping does not rescale the colours.
+    double lo = 1e9, hi = 0;
+    for (const auto& ic : cost_->instructions) {
+        lo = std::min<double>(lo, ic.ideal);
+        hi = std::max<double>(hi, ic.wavefronts);
+    }
+    if (lo > hi) lo = hi = 0;
+    auto heat = std::make_shared<HeatOverlay>(cols, std::move(values), lo, std::max(hi, lo + 1),
+                                              QStringLiteral("wavefront"));
+    heat->addLegend({QColor(Qt::transparent), QStringLiteral("label: bank"), true});
+    if (step_ >= 0) {
+        heat->setNoneText(QStringLiteral("not in instruction %1").arg(step_ + 1));
+        heat->addLegend(
+            {CellMarksOverlay::kFrame,
+             QStringLiteral("frame: instruction %1's cells, tag = lane").arg(step_ + 1)});
+    }
+    grid_->renderer().setCellColorOverlay(heat);
+    grid_->renderer().clearOverlays();
+    if (step_ >= 0) {
+        std::vector<CellMarksOverlay::Mark> marks;
+        std::vector<std::pair<int, int>> framed;
+        for (const ts::LaneTouch& lt : access_->touches[std::size_t(step_)]) {
+            const auto cells = access_->cellsOf(lt);
+            for (std::size_t k = 0; k < cells.size(); ++k) {
+                const int r = int(cells[k] / std::max(cols, 1)),
+                          c = int(cells[k] % std::max(cols, 1));
+                framed.push_back({r, c});
+                if (k == 0) marks.push_back({r, c, QString::number(lt.lane)});
+            }
+        }
+        grid_->renderer().addOverlay(
+            std::make_shared<CellMarksOverlay>(std::move(marks), std::move(framed)));
+    }
+    (void)rows;
+    (void)all;
+    grid_->update();
+    totals_->setText(QStringLiteral("<b>%1</b>").arg(totalsText().toHtmlEscaped()));
+    stepLabel_->setText(stepText());
+    updateControls();
+    updateChart();
+}
+
+void BankPanel::setMeasurement(double measuredWf, double predictedWf, double nsPerWavefront,
+                               const QString& device, const QString& pattern) {
+    QString text;
+    if (measuredWf < 0) {
+        text = QStringLiteral(
+                   "Run on %1 (%2): no wavefront counter (ncu not on the PATH); predicted %3 "
+                   "wavefronts/instr")
+                   .arg(device, pattern)
+                   .arg(predictedWf, 0, 'g', 4);
+    } else {
+        const bool agree = std::abs(measuredWf - predictedWf) < 0.01 * std::max(1.0, predictedWf);
+        text = QStringLiteral("Measured on %1 (%2): %3 wavefronts/instr (ncu) vs %4 predicted: %5")
+                   .arg(device, pattern)
+                   .arg(measuredWf, 0, 'f', 3)
+                   .arg(predictedWf, 0, 'g', 4)
+                   .arg(agree ? QStringLiteral("agree") : QStringLiteral("DIFFER"));
+    }
+    if (nsPerWavefront > 0)
+        text += QStringLiteral(" · %1 ns per wavefront").arg(nsPerWavefront, 0, 'f', 3);
+    measured_->setText(text);
+    measured_->show();
+}
+
+QString BankPanel::measurementText() const {
+    return measured_->isHidden() ? QString() : measured_->text();
+}
+
+int integerTickStep(double max, int maxTicks) {
+    // 1, 2, 5, 10, 20, 50, ...: the smallest whose ticks over [0, max] number at most maxTicks.
+    for (int base = 1;; base *= 10)
+        for (int m : {1, 2, 5})
+            if (std::ceil(max / (m * base)) <= maxTicks || base > 100000000) return m * base;
+}
+
+void BankPanel::updateChart() {
+    QChart* chart = chartView_->chart();
+    chart->removeAllSeries(); // deletes them
+    for (QAbstractAxis* a : chart->axes()) {
+        chart->removeAxis(a); // gives ownership back: every step leaked two axes (LeakSanitizer)
+        delete a;
+    }
+    const std::vector<double> h = histogram();
+    auto* set = new QBarSet(QStringLiteral("words"));
+    double mx = 1;
+    for (double v : h) {
+        *set << v;
+        mx = std::max(mx, v);
+    }
+    const bool conflict =
+        step_ >= 0 ? cost_->instructions[std::size_t(step_)].excess > 0 : cost_->excess > 0;
+    set->setColor(conflict ? QColor(215, 48, 31) : QColor(49, 130, 189));
+    bars_ = set;
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setBarWidth(0.9);
+    chart->addSeries(series);
+    // Banks on a value axis labelled every 4th bank: 32 category labels do not fit a narrow
+    // chart and were elided to dots.
+    auto* ax = new QValueAxis;
+    ax->setRange(-0.5, double(h.size()) - 0.5);
+    ax->setTickType(QValueAxis::TicksDynamic);
+    ax->setTickAnchor(0);
+    ax->setTickInterval(h.size() > 16 ? 4 : 1);
+    ax->setLabelFormat(QStringLiteral("%d"));
+    ax->setGridLineVisible(false);
+    ax->setTitleText(QStringLiteral("bank"));
+    // Word counts are whole numbers: ticks on integers only (a range 0..1 with the default five
+    // ticks read "0, 0, 0, 0, 1" under "%d").
+    auto* ay = new QValueAxis;
+    const int yStep = integerTickStep(mx);
+    ay->setRange(0, std::ceil(mx / yStep) * yStep);
+    ay->setTickType(QValueAxis::TicksDynamic);
+    ay->setTickAnchor(0);
+    ay->setTickInterval(yStep);
+    ay->setLabelFormat(QStringLiteral("%d"));
+    const QFont f = font();
+    QFont small = f;
+    small.setPointSizeF(f.pointSizeF() * 0.9);
+    chart->setTitleFont(f);
+    for (QValueAxis* a : {ax, ay}) {
+        a->setLabelsFont(small);
+        a->setTitleFont(small);
+    }
+    chart->addAxis(ax, Qt::AlignBottom);
+    chart->addAxis(ay, Qt::AlignLeft);
+    series->attachAxis(ax);
+    series->attachAxis(ay);
+    chart->setTitle(step_ >= 0 ? QStringLiteral("distinct words per bank, instruction %1 (summed "
+                                                "over phases)")
+                                     .arg(step_ + 1)
+                               : QStringLiteral("distinct words per bank, all instructions"));
+}
+
+} // namespace tsw

@@ -1,0 +1,181 @@
+// BankPanel: "why is this layout slow?" A shared layout + dtype + access pattern (core
+// access.h) analysed by the per-phase wavefront model: a heat overlay on the grid (cells coloured
+// by the wavefronts of the instruction that touches them), a per-bank histogram (Qt Charts),
+// totals (wavefronts, excess, efficiency = ideal / wavefronts) and a step-through of the
+// instructions (slider + play/pause) that frames the current instruction's cells and labels
+// their lanes. All numbers come from core; this widget only paints.
+//
+// The results are bound to their input (ResultState): while an edit is being analysed (off the
+// UI thread) they are dimmed and marked, and when the input fails they are hidden under the
+// error, so a wavefront count is never shown next to an error or for another layout. A line at
+// the top says which layout is analysed; the access is chosen to fit that layout (core
+// defaultAccess) until the user types one, and the dtype is the one the layout text names.
+#pragma once
+
+#include "banks/bank_analysis.h"
+#include "common/latest_job.h"
+
+#include "tilescope/banks/access.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QBarSet;
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QSplitter;
+class QTimer;
+
+namespace tsw {
+
+class GridView;
+class ResultState;
+
+// The step between integer ticks on an axis from 0 to `max`: 1, 2, 5, 10, ... so that at most
+// `maxTicks` intervals are drawn.
+int integerTickStep(double max, int maxTicks = 5);
+
+class BankPanel : public QWidget {
+    Q_OBJECT
+public:
+    // Presenter mode: the grid's presentation fonts and contrast, and the chart folded away.
+    void setPresenting(bool on);
+    explicit BankPanel(QWidget* parent = nullptr);
+    ~BankPanel() override;
+
+    void setLayoutText(const QString& text);
+    QString layoutText() const;
+    // The layout of the project the panel follows (its name is shown with the results).
+    void setSourceLayout(const QString& name, const QString& text);
+    // The active layout cannot be analysed here (a fragment, or an error): say so next to the
+    // layout that is analysed.
+    void setActiveElsewhere(const QString& name, const QString& why);
+    QString sourceText() const; // the "Analysing ..." line
+    QString noteText() const;   // the note about the active layout under it (may be empty)
+    QPushButton* playButton() const { return playButton_; }
+    QCheckBox* storeBox() const { return storeBox_; }
+    // The active layout's text changed (the evaluator is on it): what is shown may be about to
+    // change, so it is marked (after the grace) until the evaluation says what the layout is.
+    void activeLayoutChanging(const QString& name);
+    // Another project was opened: nothing shown belongs to it. Results, the layout, the access
+    // choice (back to "fit the layout"), store and vector are reset.
+    void resetForProject();
+    // An explicit access turns the automatic choice off.
+    void setAccessText(const QString& text);
+    QString accessText() const;
+    void setAutoAccess(bool on);
+    bool autoAccess() const;
+    void setDtype(const QString& dtype);
+    QString dtype() const;
+    void setVector(int elements); // 0 = automatic
+    void setStore(bool store);
+
+    // A measurement from the device next to the prediction on the heat map: wavefronts per
+    // instruction as ncu counted them (< 0: not measured), time per wavefront, where, what.
+    void setMeasurement(double measuredWf, double predictedWf, double nsPerWavefront,
+                        const QString& device, const QString& pattern);
+    QString measurementText() const;
+
+    // Runs the analysis now, on this thread; false (and errorText()) on bad input.
+    bool analyze();
+    // Edits schedule this: debounced, off the UI thread, superseded runs dropped.
+    void analyzeLater();
+    bool analysisPending() const;
+    QString errorText() const { return error_; }
+    ResultState* resultState() const { return state_; }
+
+    // Everything at once (a lesson step): inputs set without intermediate analyses, analysed
+    // now, then `step` shown (-1 = all). False (and errorText()) on bad input.
+    bool applyView(const QString& layoutText, const QString& access, const QString& dtype,
+                   int vector, bool store, int step);
+
+    int instructionCount() const;
+    int currentStep() const { return step_; } // -1: all instructions
+    bool isPlaying() const;
+    const ts::PlanCost* cost() const { return cost_ ? &*cost_ : nullptr; }
+    QString totalsText() const;
+    QString stepText() const;
+    std::vector<double> histogram() const; // the bars shown (per bank)
+    GridView* grid() const { return grid_; }
+    QChartView* chart() const { return chartView_; }
+    QSlider* slider() const { return slider_; }
+    QPushButton* stepBackButton() const { return stepBack_; }
+    QPushButton* stepForwardButton() const { return stepForward_; }
+    // What the heat grid's tooltip says about a cell: bank, word and the lanes that touch it.
+    QString cellToolTip(int row, int col) const;
+
+public slots:
+    void setCurrentStep(int step); // -1 = all
+    void play();
+    void pause();
+    void togglePlay();
+    // One instruction forward / back ("all" sits before the first).
+    void stepForward();
+    void stepBack();
+    void setPlayIntervalMs(int ms);
+
+signals:
+    void analyzed(bool ok);
+    void stepChanged(int step);
+
+protected:
+    int chartMinimumHeight() const;
+    bool presenting_ = false;
+    QWidget* inputs_ = nullptr; // the form of shared layout, access, dtype, vector, store
+    void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    BankInput input() const;
+    bool apply(quint64 generation, BankAnalysis r);
+    void inputChanged();
+    void updateSource();
+    void refreshView();
+    void updateChart();
+    QString inputKey() const;
+    QString effectiveAccess() const; // the access as analysed ("store" applied)
+    void updateControls();
+    void clearResults(); // nothing analysed: grid, totals, steps and chart emptied
+    // The panel's input did not change but the project's view of it did: show the result of
+    // the last analysis again as current (or its error), or analyse if none matches.
+    void reconfirm();
+    // The shown numbers are for an earlier text of the active layout: mark them so.
+    void markIfOlderText();
+
+    QLineEdit *layoutEdit_, *accessEdit_;
+    QComboBox* dtypeBox_;
+    QSpinBox* vectorSpin_;
+    QCheckBox *storeBox_, *autoBox_;
+    QLabel *source_, *note_, *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
+    QString sourceName_, elsewhere_, elsewhereName_, accessWhy_;
+    QString changingName_;                // the active layout being evaluated (empty: none)
+    QString analysedName_, analysedText_; // what the numbers on screen were computed from
+    bool noProjectLayout_ = false;        // after a project switch, until a layout arrives
+    QString lastKey_, lastMessage_;       // the last finished analysis: its inputs, its error
+    bool lastOk_ = false;
+    ResultState* state_;
+    LatestJob<BankAnalysis> job_;
+    GridView* grid_;
+    QChartView* chartView_ = nullptr;
+    QSplitter* split_;
+    QBarSet* bars_ = nullptr;
+    QSlider* slider_;
+    QPushButton *playButton_, *stepBack_, *stepForward_;
+    QString analyzedKey_; // the inputs of the last successful analysis
+    QTimer* timer_;
+    QTimer* debounce_;
+    QString error_;
+    int step_ = -1;
+    std::shared_ptr<const ts::SharedTile> tile_;
+    std::shared_ptr<const ts::SharedAccess> access_;
+    std::optional<ts::PlanCost> cost_;
+};
+
+} // namespace tsw

@@ -1,0 +1,299 @@
+#include "document/documentmodel.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QUndoCommand>
+
+namespace tsw {
+
+namespace {
+
+enum CommandId { kTypingId = 1 };
+
+class SetTextCmd : public QUndoCommand {
+public:
+    SetTextCmd(DocumentModel* m, int i, QString before, QString after, bool typing)
+        : m_(m), i_(i), before_(std::move(before)), after_(std::move(after)), typing_(typing) {
+        setText(
+            QStringLiteral("Edit mapping of “%1”").arg(QString::fromStdString(m->layout(i).name)));
+        stamp_ = QDateTime::currentMSecsSinceEpoch();
+    }
+    void undo() override { m_->applyText(i_, before_); }
+    void redo() override { m_->applyText(i_, after_); }
+    int id() const override { return typing_ ? kTypingId : -1; }
+    bool mergeWith(const QUndoCommand* other) override {
+        auto* o = static_cast<const SetTextCmd*>(other);
+        // Consecutive keystrokes within a second form one undo step.
+        if (o->i_ != i_ || !o->typing_ || o->stamp_ - stamp_ > 1000) return false;
+        after_ = o->after_;
+        stamp_ = o->stamp_;
+        return true;
+    }
+
+private:
+    DocumentModel* m_;
+    int i_;
+    QString before_, after_;
+    bool typing_;
+    qint64 stamp_;
+};
+
+class RenameCmd : public QUndoCommand {
+public:
+    RenameCmd(DocumentModel* m, int i, QString before, QString after)
+        : m_(m), i_(i), before_(std::move(before)), after_(std::move(after)) {
+        setText(QStringLiteral("Rename layout"));
+    }
+    void undo() override { m_->applyName(i_, before_); }
+    void redo() override { m_->applyName(i_, after_); }
+
+private:
+    DocumentModel* m_;
+    int i_;
+    QString before_, after_;
+};
+
+class InsertCmd : public QUndoCommand {
+public:
+    InsertCmd(DocumentModel* m, int at, ts::DocLayout l, bool insert, const QString& text)
+        : m_(m), at_(at), l_(std::move(l)), insert_(insert) {
+        setText(text);
+    }
+    void undo() override { insert_ ? m_->applyRemove(at_) : m_->applyInsert(at_, l_); }
+    void redo() override { insert_ ? m_->applyInsert(at_, l_) : m_->applyRemove(at_); }
+
+private:
+    DocumentModel* m_;
+    int at_;
+    ts::DocLayout l_;
+    bool insert_;
+};
+
+} // namespace
+
+ts::Document defaultDocument() {
+    ts::Document d;
+    ts::DocLayout l;
+    l.name = "gemm 8x8 fragment";
+    l.text = "T.Fragment([8, 8], forward_thread_fn=lambda i, j: 4 * i + j // 2, "
+             "forward_index_fn=lambda i, j: j % 2)";
+    d.layouts.push_back(l);
+    return d;
+}
+
+DocumentModel::DocumentModel(QObject* parent) : QObject(parent), doc_(defaultDocument()) {
+    connect(&undo_, &QUndoStack::cleanChanged, this, [this] {
+        const bool d = isDirty();
+        if (d != lastDirty_) {
+            lastDirty_ = d;
+            emit dirtyChanged(d);
+        }
+    });
+}
+
+// The undo stack, destroyed after this body, emits cleanChanged on its way out; by then the
+// window listening to dirtyChanged may be half destroyed (UBSan caught the call into it).
+DocumentModel::~DocumentModel() {
+    disconnect(&undo_, nullptr, this, nullptr);
+    blockSignals(true);
+}
+
+const ts::DocLayout* DocumentModel::activeLayout() const {
+    if (doc_.active < 0 || doc_.active >= count()) return nullptr;
+    return &doc_.layouts[std::size_t(doc_.active)];
+}
+
+QString DocumentModel::displayName() const {
+    return path_.isEmpty() ? QStringLiteral("Untitled") : QFileInfo(path_).fileName();
+}
+
+void DocumentModel::setText(int i, const QString& text, bool typing) {
+    if (i < 0 || i >= count()) return;
+    const QString before = QString::fromStdString(layout(i).text);
+    if (before == text) return;
+    undo_.push(new SetTextCmd(this, i, before, text, typing));
+}
+
+// How a layout is looked at is not an edit of the project: a teacher who only browses a sample
+// is not asked to save it, and undo steps stay about mappings and layouts. The view is still
+// written whenever the project is saved.
+void DocumentModel::setView(int i, const ts::ViewSettings& v) {
+    if (i < 0 || i >= count() || layout(i).view == v) return;
+    applyView(i, v);
+}
+
+void DocumentModel::rename(int i, const QString& name) {
+    if (i < 0 || i >= count()) return;
+    const QString t = name.trimmed();
+    if (t.isEmpty() || t.toStdString() == layout(i).name) return;
+    undo_.push(new RenameCmd(this, i, QString::fromStdString(layout(i).name), t));
+}
+
+QString DocumentModel::uniqueName(const QString& base) const {
+    QString n = base;
+    for (int k = 2;; ++k) {
+        if (!doc_.find(n.toStdString())) return n;
+        n = QStringLiteral("%1 %2").arg(base).arg(k);
+    }
+}
+
+int DocumentModel::addLayout(const ts::DocLayout& l, int at, const QString& undoText) {
+    if (at < 0 || at > count()) at = count();
+    ts::DocLayout x = l;
+    x.name = uniqueName(QString::fromStdString(l.name.empty() ? "layout" : l.name)).toStdString();
+    const QString name = QString::fromStdString(x.name);
+    undo_.push(new InsertCmd(this, at, x, true,
+                             undoText.isEmpty() ? QStringLiteral("Add layout “%1”").arg(name)
+                                                : undoText.arg(name)));
+    setActive(at);
+    return at;
+}
+
+void DocumentModel::removeLayout(int i) {
+    if (i < 0 || i >= count() || count() <= 1) return; // a project keeps at least one layout
+    undo_.push(new InsertCmd(
+        this, i, layout(i), false,
+        QStringLiteral("Delete layout “%1”").arg(QString::fromStdString(layout(i).name))));
+}
+
+void DocumentModel::duplicateLayout(int i) {
+    if (i < 0 || i >= count()) return;
+    ts::DocLayout l = layout(i);
+    l.name += " copy";
+    addLayout(l, i + 1, QStringLiteral("Duplicate layout as “%1”"));
+}
+
+void DocumentModel::setActive(int i) {
+    if (i < 0 || i >= count() || i == doc_.active) return;
+    doc_.active = i;
+    emit activeChanged(i);
+}
+
+void DocumentModel::applyText(int i, const QString& text) {
+    doc_.layouts[std::size_t(i)].text = text.toStdString();
+    setActive(i);
+    emit textChanged(i);
+}
+void DocumentModel::applyView(int i, const ts::ViewSettings& v) {
+    doc_.layouts[std::size_t(i)].view = v;
+    setActive(i);
+    emit viewChanged(i);
+}
+void DocumentModel::applyName(int i, const QString& name) {
+    doc_.layouts[std::size_t(i)].name = name.toStdString();
+    emit nameChanged(i);
+}
+void DocumentModel::applyInsert(int at, const ts::DocLayout& l) {
+    emit layoutAboutToBeInserted(at);
+    doc_.layouts.insert(doc_.layouts.begin() + at, l);
+    if (doc_.active >= at) ++doc_.active;
+    emit layoutInserted(at);
+    doc_.active = -1;
+    setActive(at);
+}
+void DocumentModel::applyRemove(int at) {
+    emit layoutAboutToBeRemoved(at);
+    doc_.layouts.erase(doc_.layouts.begin() + at);
+    emit layoutRemoved(at);
+    const int a = std::min(at, count() - 1);
+    doc_.active = -1;
+    setActive(a);
+}
+
+void DocumentModel::setPath(const QString& p) {
+    if (p == path_) return;
+    path_ = p;
+    emit filePathChanged(p);
+}
+
+void DocumentModel::setForcedDirty(bool d) {
+    forcedDirty_ = d;
+    const bool now = isDirty();
+    if (now != lastDirty_) {
+        lastDirty_ = now;
+        emit dirtyChanged(now);
+    }
+}
+
+void DocumentModel::replaceDocument(const ts::Document& d, const QString& path, bool dirty) {
+    undo_.clear();
+    emit documentAboutToReset();
+    doc_ = d;
+    if (doc_.layouts.empty()) doc_ = defaultDocument();
+    doc_.active = std::clamp(doc_.active, 0, count() - 1);
+    setPath(path);
+    undo_.setClean();
+    emit documentReset();
+    emit activeChanged(doc_.active);
+    setForcedDirty(dirty);
+}
+
+void DocumentModel::newDocument() {
+    replaceDocument(defaultDocument(), QString(), false);
+}
+
+bool DocumentModel::loadJson(const QByteArray& json, const QString& fileName, QString* error) {
+    try {
+        ts::Document d = ts::parseDocument(json.toStdString(), fileName.toStdString());
+        if (d.layouts.empty())
+            throw ts::DocumentError(fileName.toStdString(), "/layouts",
+                                    "the project has no layouts");
+        replaceDocument(d, fileName, false);
+        return true;
+    } catch (const ts::DocumentError& e) {
+        if (error) {
+            *error = QString::fromUtf8(e.what());
+            if (!e.jsonPath().empty() && !error->contains(QString::fromStdString(e.jsonPath())))
+                *error += QStringLiteral(" (at %1)").arg(QString::fromStdString(e.jsonPath()));
+        }
+    } catch (const std::exception& e) {
+        if (error) *error = QStringLiteral("%1: %2").arg(fileName, QString::fromUtf8(e.what()));
+    }
+    return false;
+}
+
+bool DocumentModel::load(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = QStringLiteral("cannot open %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    if (f.size() > (64 << 20)) {
+        if (error)
+            *error = QStringLiteral("%1 is larger than 64 MiB; not a project file").arg(path);
+        return false;
+    }
+    return loadJson(f.readAll(), QFileInfo(path).absoluteFilePath(), error);
+}
+
+void DocumentModel::setRunsJson(const QByteArray& runs) {
+    const std::string r = runs.toStdString();
+    if (r == doc_.runs) return;
+    doc_.runs = r;
+    setForcedDirty(true);
+}
+
+QByteArray DocumentModel::toJson() const {
+    return QByteArray::fromStdString(ts::serializeDocument(doc_));
+}
+
+bool DocumentModel::save(const QString& path, QString* error) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    f.write(toJson());
+    if (!f.commit()) {
+        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    setPath(QFileInfo(path).absoluteFilePath());
+    undo_.setClean();
+    setForcedDirty(false);
+    return true;
+}
+
+} // namespace tsw

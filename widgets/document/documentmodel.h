@@ -1,0 +1,92 @@
+// DocumentModel: the open project (ts::Document) with its file, dirty state and undo stack.
+// Every edit goes through a QUndoStack command; widgets only call these methods and listen to
+// the signals. Files are written atomically (QSaveFile).
+#pragma once
+
+#include "tilescope/notation/document.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+namespace tsw {
+
+class DocumentModel : public QObject {
+    Q_OBJECT
+public:
+    explicit DocumentModel(QObject* parent = nullptr);
+    ~DocumentModel() override;
+
+    const ts::Document& document() const { return doc_; }
+    int count() const { return static_cast<int>(doc_.layouts.size()); }
+    const ts::DocLayout& layout(int i) const { return doc_.layouts.at(std::size_t(i)); }
+    int active() const { return doc_.active; }
+    const ts::DocLayout* activeLayout() const;
+    QUndoStack* undoStack() { return &undo_; }
+
+    QString filePath() const { return path_; }
+    QString displayName() const; // file name or "Untitled"
+    bool isDirty() const { return forcedDirty_ || !undo_.isClean(); }
+
+    // Undoable edits. `typing` merges consecutive text edits of one layout into one step.
+    void setText(int i, const QString& text, bool typing = false);
+    void rename(int i, const QString& name);
+    // `undoText` (with %1 for the final name) names the undo step; default "Add layout “%1”".
+    int addLayout(const ts::DocLayout& l, int at = -1, const QString& undoText = {});
+    void removeLayout(int i);
+    void duplicateLayout(int i);
+    void setActive(int i); // not an edit (not undoable, not dirty)
+    // Neither is the view (input/output, colouring, zoom): applied at once, not undoable, not
+    // dirty; saved with the project when the project is saved.
+    void setView(int i, const ts::ViewSettings& v);
+    QString uniqueName(const QString& base) const;
+
+    // Files. On failure returns false, sets *error (including the JSON path) and changes
+    // nothing.
+    void newDocument();
+    bool load(const QString& path, QString* error);
+    bool loadJson(const QByteArray& json, const QString& fileName, QString* error);
+    bool save(const QString& path, QString* error);
+    QByteArray toJson() const;
+    // The project's Run history (a JSON array, "" when none); a change marks the project
+    // modified, since a measurement is part of the work saved with it.
+    QByteArray runsJson() const { return QByteArray::fromStdString(doc_.runs); }
+    void setRunsJson(const QByteArray& runs);
+    // Replaces the document (recovery): dirty, associated with `path` (may be empty).
+    void replaceDocument(const ts::Document& d, const QString& path, bool dirty);
+
+    // Internal (commands).
+    void applyText(int i, const QString& text);
+    void applyView(int i, const ts::ViewSettings& v);
+    void applyName(int i, const QString& name);
+    void applyInsert(int at, const ts::DocLayout& l);
+    void applyRemove(int at);
+
+signals:
+    void textChanged(int index);
+    void viewChanged(int index);
+    void nameChanged(int index);
+    void layoutAboutToBeInserted(int index);
+    void layoutInserted(int index);
+    void layoutAboutToBeRemoved(int index);
+    void layoutRemoved(int index);
+    void documentAboutToReset();
+    void documentReset();
+    void activeChanged(int index);
+    void dirtyChanged(bool dirty);
+    void filePathChanged(const QString& path);
+
+private:
+    void setPath(const QString& p);
+    void setForcedDirty(bool d);
+    ts::Document doc_;
+    QUndoStack undo_;
+    QString path_;
+    bool forcedDirty_ = false;
+    bool lastDirty_ = false;
+};
+
+// The project a fresh window shows: one small teaching fragment.
+ts::Document defaultDocument();
+
+} // namespace tsw

@@ -1,0 +1,108 @@
+// RunPanel: the "Run" dock: target, dtype, access pattern, Run / Cancel, progress,
+// the log (compiler log on failure), a Qt Charts view of predicted vs measured wavefronts and
+// time per instruction over the run history, and the history table. All logic lives in
+// RunController and RunHistoryModel; this is only their view.
+#pragma once
+
+#include "run/run_controller.h"
+#include "run/run_history.h"
+
+#include <QWidget>
+
+class QAction;
+class QChart;
+class QCheckBox;
+class QChartView;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+
+namespace tsw {
+
+class MainWindow;
+class ResultState;
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+public:
+    RunPanel(RunController* controller, RunHistoryModel* history, QWidget* parent = nullptr);
+
+    RunTarget currentTarget() const;
+    void setTarget(RunTarget t);
+    QString access() const;
+    void setAccess(const QString& a); // an explicit access: stops fitting one to the layout
+    // "fit the layout": the access (and the dtype the layout names) are chosen at each run as the
+    // bank panel chooses them (core defaultAccess), until the user types an access.
+    bool fitAccess() const;
+    void setFitAccess(bool on);
+    void showFitted(const QString& access, const QString& dtype);
+    QString dtype() const;
+    int vector() const;
+    // The Ascend back end a run generates for: "ascendc_pto" (the released tilelang-ascend) or
+    // "npuir" (its npuir branch); shown only for the Ascend target.
+    QString ascendBackend() const;
+    void setAscendBackend(const QString& name);
+    QComboBox* ascendBackendBox() const { return backend_; }
+    QString statusText() const;
+    QPlainTextEdit* log() const { return log_; }
+    QChart* chart() const { return chart_; }
+    QTableView* table() const { return table_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* compileButton() const { return compile_; }
+    QLineEdit* accessEdit() const { return access_; }
+    QStringList chartCategories() const;
+    QPushButton* cancelButton() const { return cancel_; }
+
+    // The last run's status belongs to its input: marked when the layout, access, dtype or
+    // target changes after it (`describe`: what the run was for, set when it starts).
+    void setRunInput(const QString& describe);
+    ResultState* resultState() const { return state_; }
+
+public slots:
+    void rebuildChart();
+    void openSettings();
+    void inputChanged();
+    // Another project was opened: the last run's status and log belong to the closed one.
+    void resetForProject();
+
+signals:
+    void runRequested();
+    void compileRequested();
+
+private:
+    void setBusy(bool busy);
+
+    RunController* ctl_;
+    RunHistoryModel* history_;
+    QComboBox *target_, *dtype_, *backend_;
+    QLineEdit* access_;
+    QCheckBox* fit_;
+    QSpinBox* vector_;
+    QPushButton *run_, *compile_, *cancel_, *settings_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QTabWidget* tabs_;
+    QChart* chart_;
+    QChartView* chartView_;
+    QTableView* table_;
+    QPlainTextEdit* log_;
+    ResultState* state_;
+    QString runFor_;
+    quint64 runGen_ = 0;
+};
+
+// Adds the Run menu, a toolbar button and the Run dock to `w`; connects TileLang output to the
+// trace viewer (installing its dock when the window has none). Returns the dock.
+QDockWidget* installRunUi(MainWindow* w);
+// The pieces installRunUi created (null before).
+RunController* runControllerOf(QWidget* w);
+RunPanel* runPanelOf(QWidget* w);
+
+} // namespace tsw
