@@ -93,6 +93,15 @@ private slots:
         for (const LegendEntry& e : v.renderer().legendEntries(v.scale()))
             said = said || e.text.contains(QStringLiteral("overview"));
         QVERIFY(said);
+        // And lists only colours drawn: the eight warps, no per-lane swatch (no block of 2x2 or
+        // more cells here has one lane's colour for most of its cells).
+        int swatches = 0;
+        for (const LegendEntry& e : v.renderer().legendEntries(v.scale())) {
+            if (e.color.alpha() == 0) continue;
+            ++swatches;
+            QVERIFY2(seen.contains(e.color.rgb()), qPrintable(e.text));
+        }
+        QCOMPARE(swatches, 8);
     }
 
     // A large grid (2048 x 2048; 4096 x 4096 is drawable too, see `tilescope --bench`): the first

@@ -17,6 +17,7 @@
 #include <QPainterPath>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QSet>
 #include <QStaticText>
 #include <QSvgGenerator>
 #include <algorithm>
@@ -223,6 +224,26 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
                              .arg(style_.cell * scale, 0, 'g', 3)
                              .arg(labelCellPx() * scale, 0, 'g', 3)});
     }
+    // Below a pixel per cell only the overview's colours are drawn: where it has been built (and
+    // no highlight or diff mark tints it), a swatch of a colour it does not contain is left out.
+    const bool knownColours = k > 1 && !model_.isEmpty() && !highlight_.active() &&
+                              !model_.hasMarks() && !lowDetail_.isNull() &&
+                              lowDetailKey_ == colorKey();
+    QSet<QRgb> drawn;
+    if (knownColours) {
+        const QImage& img = overviewImage(k);
+        for (int y = 0; y < img.height(); ++y) {
+            const QRgb* line = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+            for (int x = 0; x < img.width(); ++x)
+                drawn.insert(line[x] | 0xff000000u);
+        }
+        e.erase(std::remove_if(e.begin(), e.end(),
+                               [&](const LegendEntry& x) {
+                                   return x.color.alpha() != 0 &&
+                                          !drawn.contains(x.color.rgb() | 0xff000000u);
+                               }),
+                e.end());
+    }
     if (k > 1 && !model_.isEmpty()) {
         // Below a pixel per cell the colours summarise blocks: say how, with the group colours.
         const QString rule =
@@ -241,8 +262,9 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
         if (overviewGroupsAt(scale)) {
             const std::int64_t n = model_.groupCount();
             for (std::int64_t g = 0; g < std::min<std::int64_t>(n, 12); ++g)
-                e.push_back({QColor(GridModel::groupColor(g)),
-                             QStringLiteral("%1 %2").arg(model_.groupName()).arg(g)});
+                if (!knownColours || drawn.contains(GridModel::groupColor(g) | 0xff000000u))
+                    e.push_back({QColor(GridModel::groupColor(g)),
+                                 QStringLiteral("%1 %2").arg(model_.groupName()).arg(g)});
             if (n > 12)
                 e.push_back(
                     {QColor(Qt::transparent),

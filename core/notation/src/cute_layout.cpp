@@ -459,10 +459,12 @@ Mapping parseCuTe(std::string_view text) {
             throw ParseError("a TiledLayout_TV needs its tile: add `Tiler_MN: (M,N)` as CuTe "
                              "prints a TiledCopy",
                              std::string(text), tiled.column);
-        auto t = tupleAfter(text, tiler.at, 2, "Tiler_MN");
+        // A 1-D tile `(M)` is a TV layout over a vector: the fragment is 1-D.
+        auto t = tupleAfter(text, tiler.at, 1, "Tiler_MN");
         m = t[0];
-        n = t[1];
+        n = t.size() > 1 ? t[1] : 0;
         tv = layoutAfter(text, tiled.at);
+        if (n == 0) return cute::tvToFragment(tv, m, 1).reshape({m});
     } else {
         if (mnk.at == std::string_view::npos)
             throw ParseError("an MMA atom's TV layout needs its tile: add `Shape_MNK: (M,N,K)` as "

@@ -170,6 +170,20 @@ Conversion layoutToCuTe(const Layout& l) {
     LayoutTable t = l.evaluate();
     const std::size_t r = t.outRank;
     if (auto a = affineOf(t.inputShape, r, t.out)) {
+        // Basis strides name only the outputs some mode moves: an output that is 0 everywhere
+        // would be lost, and the text would read back with fewer outputs.
+        if (r > 1)
+            for (std::size_t k = 0; k < r; ++k) {
+                bool named = false;
+                for (const auto& axis : a->axes)
+                    for (const auto& mode : axis)
+                        named = named || mode.stride[k] != 0;
+                if (!named)
+                    throw InputError("output " + std::to_string(k) +
+                                     " is 0 for every element: CuTe basis strides (d@k) name "
+                                     "only the outputs a mode moves, so the text would have "
+                                     "fewer outputs than the layout");
+            }
         if (!isZero(a->origin)) {
             if (r != 1)
                 throw InputError("the layout does not map the origin to 0; CuTe's offset applies "
@@ -244,9 +258,11 @@ Conversion fragmentToCuTe(const Fragment& f) {
     if (!a || a->origin[0] != 0)
         throw InputError("the (thread, value) -> element map is not affine, so no CuTe TV layout "
                          "shape:stride gives it (an XOR-swizzled fragment, for instance)");
-    return {"Tiler_MN: (" + std::to_string(m) + "," + std::to_string(n) +
-                ")\nTiledLayout_TV: " + cuteText({T, V}, *a, 1),
-            ""};
+    // A 1-D fragment's tile is 1-D too, so that the text reads back with its rank.
+    const std::string tiler = f.inputShape().size() == 1
+                                  ? std::to_string(m)
+                                  : std::to_string(m) + "," + std::to_string(n);
+    return {"Tiler_MN: (" + tiler + ")\nTiledLayout_TV: " + cuteText({T, V}, *a, 1), ""};
 }
 
 bool powerOfTwo(std::int64_t x) {
@@ -390,7 +406,14 @@ Conversion toCuTe(const Mapping& m) {
 }
 
 Conversion toTritonLinear(const Mapping& m) {
-    if (const Layout* l = std::get_if<Layout>(&m)) return layoutToLinear(*l);
+    if (const Layout* l = std::get_if<Layout>(&m)) {
+        // One element: no offset basis at all, and SharedLinearLayout's text gives its rank only
+        // through its bases, so the text would not read back as this layout.
+        if (!l->inputShape().empty() && cellCount(l->inputShape()) == 1)
+            throw InputError("a layout of one element has no linear-layout bases: Triton's "
+                             "SharedLinearLayout text cannot say its shape");
+        return layoutToLinear(*l);
+    }
     return fragmentToLinear(std::get<Fragment>(m));
 }
 

@@ -1,4 +1,5 @@
 // "Copy as TileLang": Python that rebuilds a mapping with T.Layout / T.Fragment.
+#include "tilescope/lang/simplify.h"
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
@@ -47,8 +48,21 @@ std::string toTileLangCode(const Mapping& m) {
     }
     const Fragment& f = std::get<Fragment>(m);
     const std::size_t rank = f.inputShape().size();
+    // With one replica the replica variable is 0 (TileLang's builtins still name it, e.g. an
+    // operand of a single warp): the lambda has no `rep` parameter, so it must not appear.
+    Expr thread = f.thread();
+    if (f.replicate() <= 1) {
+        std::map<std::string, std::int64_t> ext;
+        for (std::size_t k = 0; k < rank; ++k)
+            ext[placeholderName(k)] = f.inputShape()[k];
+        thread = simplify(substitute(thread,
+                                     [](const std::string& n) -> Expr {
+                                         return n == kRepVar ? constant(0) : nullptr;
+                                     }),
+                          ext);
+    }
     std::string s = "T.Fragment(" + shapeList(f.inputShape()) + ", forward_thread_fn=lambda " +
-                    params(rank, f.replicate() > 1) + ": " + pyExpr(f.thread());
+                    params(rank, f.replicate() > 1) + ": " + pyExpr(thread);
     std::string idx;
     if (f.index().size() == 1) {
         idx = pyExpr(f.index()[0]);
