@@ -48,7 +48,7 @@ def version(pkg):
 def cute_tuple(text):
     """CuTe/pycute tuple text (`((_2,4),8)`) -> Python nested tuples."""
     # A trailing comma in every tuple keeps CuTe's one-mode tuples `((2,2))` tuples in Python.
-    return ast.literal_eval(re.sub(r"_(\d)", r"\1", text).replace(")", ",)"))
+    return ast.literal_eval(re.sub(r"_(\d)", r"\1", text).replace(")", ",)").replace(",,", ","))
 
 
 def split_layout(text):
@@ -263,6 +263,84 @@ def cute_cases():
 
 
 # ---------------------------------------------------------------------------------------------
+# CuTe, drawn at random (seed TILESCOPE_CUTE_SEED, TILESCOPE_CUTE_COUNT cases): layouts no one
+# picked, printed by pycute and evaluated by pycute.
+# ---------------------------------------------------------------------------------------------
+
+CUTE_SEED = int(os.environ.get("TILESCOPE_CUTE_SEED", "20261202"))
+CUTE_COUNT = int(os.environ.get("TILESCOPE_CUTE_COUNT", "240"))
+
+
+def _random_mode(rng, depth):
+    """A mode's (shape, stride): a leaf, or a tuple of up to three sub-modes."""
+    if depth >= 2 or rng.random() < 0.55:
+        n = rng.choice([1, 2, 2, 3, 4, 4, 5, 6, 8, 8, 16])
+        st = rng.choice([0, 1, 1, 2, 3, 4, 8, 16, 32, 64, 5, 12])
+        return n, st
+    parts = [_random_mode(rng, depth + 1) for _ in range(rng.choice([2, 2, 3]))]
+    return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+
+
+def _compact_tv(rng):
+    """A TV layout that is a bijection (thread, value) -> [0, M*N), with a replicated thread mode
+    now and then: the factors of M*N dealt to thread and value modes, strides in a random order."""
+    factors = [rng.choice([2, 2, 2, 4, 4, 8]) for _ in range(rng.choice([3, 4, 5]))]
+    order = list(range(len(factors)))
+    rng.shuffle(order)
+    stride, strides = 1, [0] * len(factors)
+    for k in order:
+        strides[k] = stride
+        stride *= factors[k]
+    total = stride
+    cut = rng.randrange(1, len(factors))
+    thr = list(zip(factors[:cut], strides[:cut]))
+    val = list(zip(factors[cut:], strides[cut:]))
+    if rng.random() < 0.3:
+        thr.insert(rng.randrange(len(thr) + 1), (rng.choice([2, 4]), 0))  # replicas
+    def mode(ms):
+        if len(ms) == 1:
+            return ms[0]
+        return tuple(m[0] for m in ms), tuple(m[1] for m in ms)
+    (ts, tst), (vs, vst) = mode(thr), mode(val)
+    m = rng.choice([d for d in (2, 4, 8, 16, 32) if total % d == 0 and d <= total])
+    return PyLayout((ts, vs), (tst, vst)), m, total // m
+
+
+def cute_random_cases():
+    import random
+    rng = random.Random(CUTE_SEED)
+    src = f"pycute (nvidia-cutlass {version('nvidia-cutlass')}), seed {CUTE_SEED}"
+    cases = []
+    while len(cases) < CUTE_COUNT:
+        kind = rng.random()
+        n = len(cases)
+        if kind < 0.55:
+            modes = [_random_mode(rng, 0) for _ in range(rng.choice([1, 2, 2, 2, 3]))]
+            if len(modes) == 1 and rng.random() < 0.5:
+                lay = PyLayout(modes[0][0], modes[0][1])
+            else:
+                lay = PyLayout(tuple(m[0] for m in modes), tuple(m[1] for m in modes))
+            if size(lay.shape) > 4096:
+                continue
+            case = pycute_layout_case(f"cute_random_{n:03d}", str(lay))
+        elif kind < 0.75:
+            b, mm = rng.choice([1, 2, 3]), rng.choice([0, 1, 2, 3, 4])
+            sft = rng.choice([x for x in (1, 2, 3, 4) if x >= b] or [b])
+            rows, cols = rng.choice([(8, 64), (16, 32), (4, 128), (32, 32), (8, 16)])
+            text = f"({rows},{cols}):({cols},1)" if rng.random() < 0.7 else f"({rows},{cols}):(1,{rows})"
+            case = pycute_swizzle_case(f"cute_random_{n:03d}", b, mm, sft, rng.choice([0, 0, 0, 8, 64]), text)
+        else:
+            tv, m, nn = _compact_tv(rng)
+            text = str(tv)
+            spec = f"Tiler_MN: ({m},{nn})\nTiledLayout_TV: {text}"
+            case = {"name": f"cute_random_{n:03d}", "spec": spec, "source": src,
+                    "table": tv_fragment_table(text, m, nn)}
+        case["source"] = src
+        cases.append(case)
+    return cases
+
+
+# ---------------------------------------------------------------------------------------------
 # Triton
 # ---------------------------------------------------------------------------------------------
 
@@ -448,17 +526,19 @@ def gluon_family(path):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="tests/data/goldens")
-    ap.add_argument("--only", choices=["cute", "triton", "gluon"], help="one family")
+    ap.add_argument("--only", choices=["cute", "cute_random", "triton", "gluon"], help="one family")
     args = ap.parse_args(argv)
     if args.only in (None, "gluon"):
         gluon_family(os.path.join(args.out, "gluon.json"))
-    for fam, fn, libs in [("cute", cute_cases, ["nvidia-cutlass", "tilelang"]), ("triton", triton_cases, ["triton"])]:
+    for fam, fn, libs in [("cute", cute_cases, ["nvidia-cutlass", "tilelang"]),
+                          ("cute_random", cute_random_cases, ["nvidia-cutlass"]),
+                          ("triton", triton_cases, ["triton"])]:
         if args.only not in (None, fam):
             continue
         cases = fn()
         header = {
             "versions": {lib: version(lib) for lib in libs},
-            "command": "python tools/gen_interop_goldens.py",
+            "command": "python tools/gen_interop_goldens.py" + (f" --only {fam}" if args.only else ""),
             "generator": "tools/gen_interop_goldens.py",
             "python": sys.version.split()[0],
             "family": fam,

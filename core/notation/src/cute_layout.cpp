@@ -35,6 +35,9 @@ IntTuple parseTuple(Cursor& c, bool strides, std::size_t depth) {
     if (c.accept('(')) {
         t.leaf = false;
         do {
+            c.skipWs();
+            // pycute prints a one-mode tuple as Python does, `(16,)`: a trailing comma.
+            if (!t.children.empty() && c.peek() == ')') break;
             t.children.push_back(parseTuple(c, strides, depth + 1));
         } while (c.accept(','));
         c.expect(')', "to close the tuple");
