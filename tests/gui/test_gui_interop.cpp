@@ -2,6 +2,7 @@
 // notation, and the Edit menu copies the layout back as CuTe or as a Triton linear layout.
 #include "test_gui_common.h"
 
+#include "banks/bank_panel.h"
 #include "document/documentmodel.h"
 #include "editor/mappingeditor.h"
 #include "grid/gridview.h"
@@ -42,6 +43,57 @@ class TestGuiInterop : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { guiTestSetUp(); }
+
+    // CuTe's axes are its top-level modes, split colexicographically: the grid says so.
+    void cuteAxesAreNamedOnTheGrid() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        paste(w, QStringLiteral("((2,4),8):((1,16),2)"));
+        QTRY_COMPARE(w.gridView()->model().kind(), GridModel::Kind::LayoutInput);
+        QTRY_VERIFY2(
+            w.gridView()->model().subtitle().contains(QStringLiteral("colexicographically")),
+            qPrintable(w.gridView()->model().subtitle()));
+        paste(w, QStringLiteral("make_gemm_fragment_8x8()"));
+        QTRY_VERIFY(!w.gridView()->model().subtitle().contains(QStringLiteral("CuTe")));
+    }
+
+    // The bank panel on CuTe and Triton text: a CuTe-swizzled shared tile read by a CuTe TV
+    // access, and a Triton NVMMA shared layout read by a Triton dot operand, give exactly what
+    // the same layouts give written in TileLang.
+    void bankPanelAnalysesCuTeAndTritonLayouts() {
+        struct Pair {
+            QString layout, access, sameLayout, sameAccess;
+        } pairs[] = {
+            {QStringLiteral("Sw<3,3,3> o 0 o (16,64):(64,1)"),
+             QStringLiteral("fragment:Shape_MNK: (16,8,16)\nLayoutA_TV: "
+                            "((4,8),(2,2,2)):((32,1),(16,8,128))"),
+             QStringLiteral("make_full_bank_swizzled_layout((16, 64), \"float16\")"),
+             QStringLiteral("fragment:make_mma_load_base_layout(dtype=\"float16\", matrix=\"A\")")},
+            {QStringLiteral("SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, "
+                            "16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0]], block_bases=[])"),
+             QStringLiteral("fragment:DistributedLinearLayout(reg_bases=[[0, 1], [8, 0], [0, 8]], "
+                            "lane_bases=[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp_bases=[], "
+                            "block_bases=[], shape=[16, 16])"),
+             QStringLiteral("Sw<3,3,3> o 0 o (16,64):(64,1)"),
+             QStringLiteral("fragment:make_mma_load_base_layout(dtype=\"float16\", matrix=\"A\")")},
+        };
+        for (const Pair& p : pairs) {
+            QString results[2];
+            for (int k = 0; k < 2; ++k) {
+                BankPanel panel;
+                panel.resize(1100, 600);
+                panel.setLayoutText(k ? p.sameLayout : p.layout);
+                panel.setAccessText(k ? p.sameAccess : p.access);
+                QVERIFY2(panel.analyze(), qPrintable(panel.errorText()));
+                results[k] = panel.totalsText();
+                QVERIFY2(results[k].contains(QStringLiteral("wavefront")), qPrintable(results[k]));
+                QCOMPARE(panel.grid()->model().rows(), 16);
+            }
+            QCOMPARE(results[0], results[1]);
+        }
+    }
 
     void pastedCuTeTVShowsTheFragmentAndNamesTheNotation() {
         MainWindow w;

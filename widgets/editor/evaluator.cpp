@@ -84,6 +84,7 @@ EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMod
             return r;
         }
         r.grid = GridModel::fromMapping(*m, view, color);
+        r.grid.setAxisNote(GridModel::axisNoteFor(src));
         // The repr's extents come from the table the grid already holds: evaluating again (on
         // the UI thread, as it once was) cost as much as the evaluation itself.
         if (const auto* f = std::get_if<ts::Fragment>(m.get()); f && r.grid.fragmentTable())

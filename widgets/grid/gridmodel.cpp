@@ -1,6 +1,7 @@
 #include "grid/gridmodel.h"
 
 #include "tilescope/layout/slot_collisions.h"
+#include "tilescope/notation/interop.h"
 
 #include "tilescope/support/errors.h"
 
@@ -577,13 +578,30 @@ int GridModel::cols() const {
 QString GridModel::title() const {
     return d_ ? d_->title : QString();
 }
+QString GridModel::axisNoteFor(const std::string& text) {
+    // CuTe numbers a grid axis by its mode's 1-D coordinate, whose sub-modes run
+    // colexicographically (leftmost fastest); the grid says so, as print_layout's reader knows.
+    switch (ts::recognizeNotation(text)) {
+    case ts::Notation::CuTeLayout:
+        return QStringLiteral("axes: CuTe's top-level modes; within a mode the coordinate is "
+                              "split colexicographically (leftmost sub-mode fastest)");
+    case ts::Notation::CuTeTV:
+        return QStringLiteral("axes: (m, n) of the TV layout's tile, element m + M·n; thread t "
+                              "holds it in value v");
+    default:
+        return {};
+    }
+}
+
 QString GridModel::subtitle() const {
     if (!d_) return {};
+    const QString axes = axisNote_.isEmpty() ? QString() : QStringLiteral(" · ") + axisNote_;
     // Exports and the CLI render draw the subtitle: a figure of a colliding fragment says so.
     if (d_->slotCollisions > 0)
-        return d_->subtitle + QStringLiteral(" · ⚠ %1 elements share a register with another")
-                                  .arg(d_->slotCollisions);
-    return d_->subtitle;
+        return d_->subtitle + axes +
+               QStringLiteral(" · ⚠ %1 elements share a register with another")
+                   .arg(d_->slotCollisions);
+    return d_->subtitle + axes;
 }
 ColorMode GridModel::colorMode() const {
     return d_ ? d_->color : ColorMode::Thread;

@@ -126,6 +126,11 @@ public:
 
     // Per-cell diff marks for comparison views (0 = none); owned by whoever compares two models.
     void setMarks(std::vector<std::uint8_t> marks);
+    // What the axes are, when the notation says something the shape alone does not (a CuTe
+    // layout's axes are its top-level modes, split colexicographically): shown in the subtitle.
+    void setAxisNote(const QString& note) { axisNote_ = note; }
+    QString axisNote() const { return axisNote_; }
+    static QString axisNoteFor(const std::string& mappingText);
     std::uint8_t mark(int r, int c) const;
     bool hasMarks() const;
 
@@ -140,6 +145,7 @@ public:
 private:
     std::shared_ptr<const Data> d_;
     std::shared_ptr<const std::vector<std::uint8_t>> marks_;
+    QString axisNote_;
 };
 
 // Whether the colour modes (thread, warp, slot, replica) change what a grid of this kind shows:

@@ -52,11 +52,13 @@ int render(const RenderArgs& a) {
         throw ts::InputError("cannot tell the format of '" + out +
                              "' (use .png, .svg, .pdf or .txt)");
 
-    const ts::Mapping m = ts::parseMapping(ts::resolveSpecText(spec));
+    const std::string text = ts::resolveSpecText(spec);
+    const ts::Mapping m = ts::parseMapping(text);
     // Said on stderr whatever the output shows (a --no-title image has no subtitle).
     cli::warnSlotCollisions(m);
-    const tsw::GridModel grid = tsw::GridModel::fromMapping(m, tsw::viewModeFromString(view),
-                                                            tsw::colorModeFromString(color));
+    tsw::GridModel grid = tsw::GridModel::fromMapping(m, tsw::viewModeFromString(view),
+                                                      tsw::colorModeFromString(color));
+    grid.setAxisNote(tsw::GridModel::axisNoteFor(text));
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     static int argc = 1;
     static char name[] = "tilescope-cli";
