@@ -121,7 +121,9 @@ void expectInputError(const std::string& text, const std::string& words) {
 
 TEST(Interop, MalformedTextNamesTheColumn) {
     expectParseError("((2,4),8):((1,16),2", 20, "expected ')'");
-    expectParseError("(2,4):(1,)", 10, "expected a stride");
+    // `(1,)` is pycute's print of a one-mode tuple: read, and then not congruent with (2,4).
+    expectParseError("(2,4):(1,)", 7, "congruent");
+    expectParseError("(2,4):(1,,)", 10, "expected a stride");
     expectParseError("(2,4)(1,2):(1,2)", 6, "expected ':'");
     expectParseError("((2,4),8):(1,2)", 12, "congruent");
     expectParseError("(2,0):(1,2)", 4, "positive");
