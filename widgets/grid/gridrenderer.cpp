@@ -229,14 +229,9 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
     const bool knownColours = k > 1 && !model_.isEmpty() && !highlight_.active() &&
                               !model_.hasMarks() && !lowDetail_.isNull() &&
                               lowDetailKey_ == colorKey();
-    QSet<QRgb> drawn;
+    const QSet<QRgb> none;
+    const QSet<QRgb>& drawn = knownColours ? overviewColours(k) : none;
     if (knownColours) {
-        const QImage& img = overviewImage(k);
-        for (int y = 0; y < img.height(); ++y) {
-            const QRgb* line = reinterpret_cast<const QRgb*>(img.constScanLine(y));
-            for (int x = 0; x < img.width(); ++x)
-                drawn.insert(line[x] | 0xff000000u);
-        }
         e.erase(std::remove_if(e.begin(), e.end(),
                                [&](const LegendEntry& x) {
                                    return x.color.alpha() != 0 &&
@@ -390,6 +385,20 @@ quint64 GridRenderer::colorKey() const {
     return revision_ ^ (colorOverlay_ ? colorOverlay_->revision() << 32 : 0);
 }
 
+const QSet<QRgb>& GridRenderer::overviewColours(int k) const {
+    for (const auto& [kk, set] : overviewColours_)
+        if (kk == k) return set;
+    QSet<QRgb> drawn;
+    const QImage& img = overviewImage(k);
+    for (int y = 0; y < img.height(); ++y) {
+        const QRgb* line = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+        for (int x = 0; x < img.width(); ++x)
+            drawn.insert(line[x] | 0xff000000u);
+    }
+    overviewColours_.emplace_back(k, std::move(drawn));
+    return overviewColours_.back().second;
+}
+
 const QImage& GridRenderer::overviewImage(int k) const {
     for (const auto& [kk, img] : overviews_)
         if (kk == k) return img;
@@ -435,6 +444,7 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
     const quint64 key = colorKey();
     if (lowDetail_.isNull() || lowDetailKey_ != key) {
         overviews_.clear();
+        overviewColours_.clear();
         overviewGroups_.clear();
         QImage img(model_.cols(), model_.rows(), QImage::Format_RGB32);
         const QRgb* base = model_.colorData();

@@ -20,6 +20,7 @@
 #include <QImage>
 #include <QPointF>
 #include <QRectF>
+#include <QSet>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -182,7 +183,10 @@ private:
     mutable int progressSpan_ = 1000;
     mutable quint64 lowDetailKey_ = 0;
     mutable std::vector<std::pair<int, QImage>> overviews_; // per block size, same key
-    mutable std::vector<std::int64_t> overviewGroups_;      // per cell, same key
+    // The colours each overview draws (for its legend), built once per overview.
+    mutable std::vector<std::pair<int, QSet<QRgb>>> overviewColours_;
+    const QSet<QRgb>& overviewColours(int k) const;
+    mutable std::vector<std::int64_t> overviewGroups_; // per cell, same key
     quint64 revision_ = 1;
 };
 
