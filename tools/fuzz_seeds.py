@@ -8,14 +8,22 @@ import glob, json, os, re, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build-fuzz", "seeds")
-seeds = {t: [] for t in ("expr", "mapping", "dump", "document", "banks")}
+seeds = {t: [] for t in ("expr", "mapping", "dump", "document", "banks", "notation")}
 
 def rd(p):
     with open(p, "rb") as f:
         return f.read()
 
 for g in glob.glob(f"{root}/tests/data/goldens/*.json"):
-    for c in json.load(open(g)).get("cases", []):
+    d = json.load(open(g))
+    # CuTe and Triton text (and Gluon constructors) for the notation target.
+    if d.get("generator") == "tools/gen_interop_goldens.py":
+        for c in d.get("cases", []):
+            seeds["notation"].append(c["spec"].encode())
+        for c in d.get("constructors", []):
+            if isinstance(c, dict) and c.get("spec"):
+                seeds["notation"].append(c["spec"].encode())
+    for c in d.get("cases", []):
         seeds["mapping"].append(c["spec"].encode())
         if c.get("repr"):
             seeds["dump"].append(b"\x05\x00" + c["repr"].encode() + b"\n")
