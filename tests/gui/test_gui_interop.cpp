@@ -6,6 +6,8 @@
 #include "document/documentmodel.h"
 #include "editor/mappingeditor.h"
 #include "grid/gridview.h"
+#include "trace/trace_viewer.h"
+#include "window/compare_dialog.h"
 #include "window/mainwindow.h"
 
 #include "tilescope/layout/table_json.h"
@@ -43,6 +45,40 @@ class TestGuiInterop : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { guiTestSetUp(); }
+
+    // Edit > Compare Layouts: the SM80 accumulator as TileLang's T.gemm fragment and as CuTe's
+    // MMA_Atom TV layout, cell by cell; the comparison follows edits and removals of its sides.
+    void compareLayoutsAcrossNotations() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(TILESCOPE_SOURCE_DIR
+                                          "/samples/interop_sm80_accumulator.tilescope.json")));
+        QVERIFY(w.document()->count() >= 2);
+        w.document()->setActive(0);
+        QAction* compare = actionNamed(w, QStringLiteral("Co&mpare Layouts…"));
+        QVERIFY(compare);
+        compare->trigger();
+        CompareDialog* d = w.compareDialog();
+        QVERIFY(d && d->isVisible());
+        QCOMPARE(d->side(0), 0);
+        QCOMPARE(d->side(1), 1);
+        QVERIFY(d->view()->diff());
+        QCOMPARE(d->view()->diff()->counts.differing(), 0);
+        QCOMPARE(d->view()->diff()->counts.cells, 128);
+        // Open in Editor on the right: that layout becomes the active one.
+        emit d->view()->openInEditor(1);
+        QCOMPARE(w.document()->active(), 1);
+        // An edit of one side: compared again at once, now with differences.
+        w.document()->setText(1, "Shape_MNK: (16,8,16)\nLayoutC_TV: ((4,8),(2,2)):((32,1),(8,16))");
+        QVERIFY(d->view()->diff());
+        QVERIFY(d->view()->diff()->counts.differing() > 0);
+        // A side with an error: no numbers, the error named.
+        w.document()->setText(1, "((4,8),(2,2)):((32,1),(8,16)");
+        QVERIFY(!d->view()->diff());
+        QVERIFY2(d->messageText().contains(QStringLiteral("column")), qPrintable(d->messageText()));
+    }
 
     // CuTe's axes are its top-level modes, split colexicographically: the grid says so.
     void cuteAxesAreNamedOnTheGrid() {

@@ -1,4 +1,5 @@
 #include "window/mainwindow.h"
+#include "window/compare_dialog.h"
 #include "window/install_paths.h"
 
 #include "banks/bank_docks.h"
@@ -225,6 +226,7 @@ void MainWindow::createActions() {
     edit->addAction(copyAct);
     edit->addAction(act(QStringLiteral("Copy as C&uTe"), &MainWindow::copyAsCuTe));
     edit->addAction(act(QStringLiteral("Copy as T&riton LinearLayout"), &MainWindow::copyAsTriton));
+    edit->addAction(act(QStringLiteral("Co&mpare Layouts…"), &MainWindow::compareLayouts));
     edit->addSeparator();
     edit->addAction(act(QStringLiteral("New &Layout"), &MainWindow::addLayout,
                         QKeySequence(QStringLiteral("Ctrl+T"))));
@@ -784,6 +786,13 @@ void MainWindow::addLayout() {
     l.text = "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i % 8 * 4 + j // 4, "
              "forward_index_fn=lambda i, j: i // 8 * 4 + j % 4)";
     doc_->addLayout(l);
+}
+
+void MainWindow::compareLayouts() {
+    if (!compare_) compare_ = new CompareDialog(doc_, this);
+    compare_->setPair(doc_->active(), doc_->active() + 1 < doc_->count() ? doc_->active() + 1 : 0);
+    compare_->show();
+    compare_->raise();
 }
 
 void MainWindow::copyAsCuTe() {

@@ -20,6 +20,8 @@ class QMenu;
 
 namespace tsw {
 
+class CompareDialog;
+
 class DocumentModel;
 class LayoutListModel;
 class GridView;
@@ -90,6 +92,9 @@ public slots:
     void exportViewDialog();
     void copyAsTileLang();
     void copyAsCuTe();
+    // Two project layouts side by side with the cell-by-cell diff, any notation on either side.
+    void compareLayouts();
+    CompareDialog* compareDialog() const { return compare_; }
     void copyAsTriton();
     void addLayout();
     void setViewMode(tsw::ViewMode v);
@@ -144,6 +149,7 @@ private:
     QProgressBar* busyBar_;
     ResultState* gridState_;
     QPointer<ExportJob> exportJob_;
+    CompareDialog* compare_ = nullptr; // made on first use, owned by the window
     double lastEvalMillis_ = 0;
     bool lastEvalReused_ = false;
     QActionGroup *viewGroup_, *colorGroup_;
