@@ -6,24 +6,12 @@
 
 #include <variant>
 
-namespace {
-bool small(const ts::Shape& s) {
-    std::int64_t n = 1;
-    for (auto d : s) {
-        if (d <= 0 || d > 4096) return false;
-        n *= d;
-        if (n > 4096) return false;
-    }
-    return true;
-}
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     fuzz::expectCleanErrors([&] {
         ts::Mapping m = ts::parseMapping(fuzz::text(data, size));
         const ts::Shape& shape =
             std::visit([](const auto& v) -> const ts::Shape& { return v.inputShape(); }, m);
-        if (!small(shape)) return;
+        if (!fuzz::smallShape(shape, 4096)) return;
         if (auto* f = std::get_if<ts::Fragment>(&m); f && f->replicate() > 64) return;
         std::visit([](const auto& v) { (void)v.evaluate(); }, m);
         (void)ts::tilelangRepr(m);

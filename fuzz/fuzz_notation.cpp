@@ -14,16 +14,6 @@
 
 namespace {
 
-bool small(const ts::Shape& s) {
-    std::int64_t n = 1;
-    for (auto d : s) {
-        if (d <= 0 || d > 1024) return false;
-        n *= d;
-        if (n > 1024) return false;
-    }
-    return true;
-}
-
 nlohmann::json cells(const ts::Mapping& m, bool threadSets) {
     nlohmann::json c = ts::tableJson(m).at("cells");
     if (threadSets)
@@ -40,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!m) return;
         const ts::Shape& shape =
             std::visit([](const auto& v) -> const ts::Shape& { return v.inputShape(); }, *m);
-        if (!small(shape)) return;
+        if (!fuzz::smallShape(shape, 1024)) return;
         if (auto* f = std::get_if<ts::Fragment>(&*m); f && f->replicate() > 64) return;
         for (int target = 0; target < 3; ++target) {
             std::string text;
