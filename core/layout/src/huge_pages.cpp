@@ -14,7 +14,7 @@ void adviseHugePages(void* p, std::size_t bytes) {
     const auto begin = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
     const std::uintptr_t last = (begin + bytes) & ~(kHuge - 1);
-    if (p == nullptr || last <= first) return;
+    if (p == nullptr || last <= first || bytes > kMaxAdvisedBytes) return;
     (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 #else
     (void)p;

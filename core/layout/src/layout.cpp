@@ -296,6 +296,8 @@ Layout Layout::expand(const Shape& leading) const {
 }
 
 std::optional<Collision> Layout::findCollision() const {
+    // A table only when there is something to name (see streamed_injectivity.cpp).
+    if (!table_ && detail::streamedInjective(input_, forward_, false) == true) return std::nullopt;
     LayoutTable t = evaluate();
     std::int64_t space = 1;
     for (std::int64_t e : t.outputShape)
@@ -313,6 +315,7 @@ std::optional<Collision> Layout::findCollision() const {
 }
 
 std::optional<std::string> Layout::bijectivityProblem() const {
+    if (!table_ && detail::streamedInjective(input_, forward_, true) == true) return std::nullopt;
     if (auto c = findCollision()) return "not injective: " + c->describe();
     LayoutTable t = evaluate();
     std::int64_t space = 1;

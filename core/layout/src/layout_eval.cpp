@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <thread>
@@ -200,21 +201,100 @@ void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64
         place, bounds);
 }
 
+namespace {
+
+// The expressions split into per-coordinate tables and the terms left for each cell.
+struct Tabulated {
+    Separated sep;
+    std::vector<std::vector<std::int64_t>> tables; // [dim][output * extent + x]
+    bool split = false;
+    bool perCell = true;
+};
+
+Tabulated tabulateTerms(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep) {
+    const std::size_t rank = shape.size();
+    Tabulated t;
+    t.tables.resize(rank);
+    if (rank >= 2) t.sep = separate(exprs, rank, rep);
+    t.split = t.sep.useful;
+    for (std::size_t k = 0; k < rank && t.split; ++k)
+        t.split = tabulate(t.sep.perDim[k], k, shape[k], t.tables[k]);
+    t.perCell = !t.split || t.sep.anyMixed;
+    return t;
+}
+
+} // namespace
+
+Bounds tabulatedBounds(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep) {
+    Bounds bounds;
+    const Tabulated t = tabulateTerms(shape, exprs, rep);
+    if (!t.perCell && cellCount(shape) > 0) boundsOfSum(t.tables, shape, exprs.size(), bounds);
+    return bounds;
+}
+
+namespace {
+
+// The shape without its extent-1 dimensions and the expressions over what is left (those
+// coordinates are 0), when there are some to drop; nullopt otherwise. Row-major cell order is
+// the same with or without them, but the batch loops run along the last dimension, so a
+// trailing extent of 1 (a fragment seen as a layout over (i, j, rep) with one replica) would
+// turn every cell into a batch span of its own.
+std::optional<std::pair<Shape, std::vector<Expr>>> withoutUnitDims(const Shape& shape,
+                                                                   const std::vector<Expr>& exprs) {
+    if (shape.size() < 2 || std::count(shape.begin(), shape.end(), 1) == 0) return std::nullopt;
+    Shape kept;
+    std::map<std::string, Expr> rename;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        if (shape[k] == 1) {
+            rename[placeholderName(k)] = constant(0);
+        } else {
+            rename[placeholderName(k)] = var(placeholderName(kept.size()));
+            kept.push_back(shape[k]);
+        }
+    }
+    if (kept.empty()) return std::nullopt; // one cell: nothing to gain
+    std::vector<Expr> out;
+    for (const Expr& e : exprs)
+        out.push_back(e ? substitute(e,
+                                     [&](const std::string& n) -> Expr {
+                                         auto it = rename.find(n);
+                                         return it == rename.end() ? nullptr : it->second;
+                                     })
+                        : e);
+    return std::make_pair(std::move(kept), std::move(out));
+}
+
+} // namespace
+
 void forEachBatchChunked(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
                          std::size_t chunks, const ChunkSink& sink, const BatchPlace& place,
                          Bounds* bounds) {
+    if (auto reduced = withoutUnitDims(shape, exprs)) {
+        try {
+            forEachBatchChunked(reduced->first, reduced->second, rep, chunks, sink, place, bounds);
+        } catch (const EvalError& e) {
+            // Name the failing cell in the caller's shape (the dropped coordinates are 0).
+            if (e.cell().empty()) throw;
+            std::vector<std::int64_t> cell;
+            std::size_t next = 0;
+            for (std::int64_t extent : shape)
+                cell.push_back(extent == 1 ? 0 : e.cell()[next++]);
+            std::string what = e.what();
+            what.resize(what.size() - (" at cell " + formatCell(e.cell())).size());
+            throw EvalError(what, std::move(cell));
+        }
+        return;
+    }
     const std::size_t rank = shape.size();
     const std::size_t outs = exprs.size();
     const std::int64_t total = cellCount(shape);
     const std::size_t B = Program::kBatch;
 
-    Separated sep;
-    std::vector<std::vector<std::int64_t>> tables(rank); // [dim][output * extent + x]
-    if (rank >= 2) sep = separate(exprs, rank, rep);
-    bool split = sep.useful;
-    for (std::size_t k = 0; k < rank && split; ++k)
-        split = tabulate(sep.perDim[k], k, shape[k], tables[k]);
-    const bool perCell = !split || sep.anyMixed;
+    Tabulated tab = tabulateTerms(shape, exprs, rep);
+    const Separated& sep = tab.sep;
+    const std::vector<std::vector<std::int64_t>>& tables = tab.tables;
+    const bool split = tab.split;
+    const bool perCell = tab.perCell;
     if (bounds) {
         bounds->clear();
         if (!perCell && total > 0) boundsOfSum(tables, shape, outs, *bounds);

@@ -5,6 +5,7 @@
 #include "tilescope/layout/layout.h"
 
 #include <functional>
+#include <optional>
 
 namespace ts::detail {
 
@@ -28,6 +29,10 @@ using Bounds = std::vector<std::pair<std::int64_t, std::int64_t>>;
 void forEachBatch(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
                   const BatchSink& sink, const BatchPlace& place = {}, Bounds* bounds = nullptr);
 
+// Each output's exact [min, max] over the shape when it comes from per-coordinate tables alone
+// (no term mixes coordinates), without visiting the cells; empty otherwise.
+Bounds tabulatedBounds(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep);
+
 // The same over `chunks` contiguous ranges of cells, each on its own thread (chunk 0 on the
 // caller's). sink(chunk, first, n, outputs) is called from chunk's thread only, in row-major
 // order within a chunk; `place` is called from every thread and must be safe for disjoint
@@ -38,6 +43,14 @@ using ChunkSink = std::function<void(std::size_t, std::int64_t, std::size_t,
 void forEachBatchChunked(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t rep,
                          std::size_t chunks, const ChunkSink& sink, const BatchPlace& place = {},
                          Bounds* bounds = nullptr);
+
+// Whether `exprs` send the cells of `shape` to distinct positions (and, with `onto`, to every
+// position of [0, max + 1) per output), decided in streaming passes with one bit per position
+// rather than a table. Only "true" is an answer: false or nullopt (a negative value, too many
+// positions) leave the question to the table path, which names the offending cells. Evaluation
+// errors propagate as from forEachBatch.
+std::optional<bool> streamedInjective(const Shape& shape, const std::vector<Expr>& exprs,
+                                      bool onto);
 
 // How many chunks an evaluation of `cells` cells is worth: 1 below kParallelCells, else up to
 // one per core this process may use (at most TILESCOPE_THREADS when set).

@@ -5,6 +5,7 @@
 #include "tilescope/support/limits.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace ts {
@@ -33,6 +34,22 @@ SlotCollisions findSlotCollisions(const FragmentTable& t) {
     };
     for (std::int64_t p = 0; p < points; ++p)
         if (t.threads[p] < 0) return out; // negative threads are reported by evaluation
+    std::int64_t space = t.threadExtent;
+    for (std::int64_t e : t.localShape)
+        space = (space > limits::kMaxStoredValues / std::max<std::int64_t>(e, 1)) ? -1 : space * e;
+    if (space > 0 && space <= (std::int64_t{1} << 31)) {
+        // Most fragments share no register: one bit per slot says so without the tables below
+        // (a 16M-cell fragment's would be over 100 MB).
+        std::vector<std::uint64_t> seen(static_cast<std::size_t>((space + 63) / 64), 0);
+        bool repeated = false;
+        for (std::int64_t p = 0; p < points && !repeated; ++p) {
+            const std::uint64_t k = static_cast<std::uint64_t>(key(p));
+            const std::uint64_t bit = std::uint64_t{1} << (k & 63);
+            repeated = seen[k >> 6] & bit;
+            seen[k >> 6] |= bit;
+        }
+        if (!repeated) return out;
+    }
     std::vector<char> colliding(static_cast<std::size_t>(t.cells()), 0);
     std::int64_t firstA = -1, firstB = -1;
     auto hit = [&](std::int64_t earlier, std::int64_t p, bool newlyShared) {
@@ -41,9 +58,6 @@ SlotCollisions findSlotCollisions(const FragmentTable& t) {
         colliding[earlier / R] = colliding[p / R] = 1;
         if (firstB < 0) firstA = earlier, firstB = p;
     };
-    std::int64_t space = t.threadExtent;
-    for (std::int64_t e : t.localShape)
-        space = (space > limits::kMaxStoredValues / std::max<std::int64_t>(e, 1)) ? -1 : space * e;
     if (space > 0 && space <= std::max<std::int64_t>(4 * points, 1 << 20)) {
         // Direct table: the first point seen in each slot, and whether the slot is shared yet.
         std::vector<std::int64_t> seen(static_cast<std::size_t>(space), -1);
