@@ -9,12 +9,14 @@
 
 #include "tilescope/notation/mapping.h"
 
-#include <QElapsedTimer>
 #include <QScrollBar>
 #include <QSet>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <QtTest>
+#include <array>
+#include <map>
+#include <random>
 
 using namespace tsw;
 
@@ -104,28 +106,115 @@ private slots:
         QCOMPARE(swatches, 8);
     }
 
-    // A large grid (2048 x 2048; 4096 x 4096 is drawable too, see `tilescope --bench`): the first
-    // paint at fit builds the overview, later ones reuse it. Figures only (timings are not
-    // asserted on a shared machine).
-    void overviewOfTheLargestGrid() {
-        GridView v;
-        v.resize(900, 760);
-        v.show();
-        QElapsedTimer t;
-        t.start();
+    // A large grid (2048 x 2048): the overview levels that zooming needs are built off the UI
+    // thread after the first paint and handed over; a frame at a new level then draws it as it
+    // is (no stand-in level), and it is the very image a synchronous build gives.
+    void overviewLevelsArriveFromTheBackground() {
         const GridModel m = gridOf("make_gemm_c_fragment((2048, 2048), 256)");
-        const qint64 build = t.restart();
-        v.setModel(m);
-        v.grab();
-        const qint64 first = t.restart();
-        v.grab();
-        const qint64 again = t.restart();
-        v.zoomBy(2.0, v.cellArea().center()); // the next block size: a new overview level
-        v.grab();
-        const qint64 level = t.elapsed();
-        qInfo("2048x2048: model %lld ms, first paint %lld ms, repaint %lld ms, next level %lld ms",
-              build, first, again, level);
-        QVERIFY(v.renderer().overviewBlockAt(v.scale()) >= 2);
+        GridView a;
+        a.resize(900, 760);
+        a.show();
+        a.setModel(m);
+        shot(a); // at fit: builds the fit level, starts the others in the background
+        const int fitBlock = a.renderer().overviewBlockAt(a.scale());
+        QVERIFY(fitBlock >= 2);
+        const int deepest = a.renderer().overviewBlockAt(0.0005);
+        QTRY_VERIFY_WITH_TIMEOUT(!a.renderer().overviewJob(deepest).has_value(), 60000);
+        for (int k = 2; k <= deepest; k *= 2)
+            QCOMPARE(a.renderer().drawnOverviewBlock(k), k);
+        // The next level in: the prefetched overview, pixel for pixel what a view that builds
+        // it while painting shows.
+        a.zoomBy(2.0, a.cellArea().center());
+        QCOMPARE(a.renderer().overviewBlockAt(a.scale()), fitBlock / 2);
+        const QImage prefetched = shot(a);
+        GridView b;
+        b.resize(900, 760);
+        b.show();
+        b.setModel(m);
+        b.setViewTransform(a.scale(), a.pan());
+        QCOMPARE(b.renderer().drawnOverviewBlock(fitBlock / 2), fitBlock / 2); // none yet: built
+        shot(b); // the legend, and the scroll bars around the cells, settle with a first paint
+        const QImage direct = shot(b);
+        const QRect cells = a.cellArea().toRect();
+        QCOMPARE(b.cellArea().toRect(), cells);
+        QVERIFY(cells.width() > 600 && cells.height() > 500);
+        QCOMPARE(direct.copy(cells), prefetched.copy(cells));
+    }
+
+    // An overview built for a colouring that has since changed is not adopted.
+    void staleOverviewsAreDropped() {
+        GridRenderer r(gridOf("make_gemm_c_fragment((1024, 1024), 128)"));
+        const auto job = r.overviewJob(8);
+        QVERIFY(job.has_value());
+        QCOMPARE(job->blocks, (std::vector<int>{2, 4, 8}));
+        const QImage img = GridRenderer::buildOverview(*job, 4);
+        r.setModel(gridOf("make_gemm_c_fragment((1024, 1024), 256)"));
+        r.adoptOverview(4, job->key, img);
+        QCOMPARE(r.overviewJob(8)->blocks, (std::vector<int>{2, 4, 8})); // still to build
+        const auto fresh = r.overviewJob(8);
+        r.adoptOverview(4, fresh->key, GridRenderer::buildOverview(*fresh, 4));
+        QCOMPARE(r.overviewJob(8)->blocks, (std::vector<int>{2, 8}));
+    }
+
+    // The aggregation against a plain reading of its rule, on random grids whose blocks hold
+    // from one to hundreds of distinct colours and groups (past the short tally, the sort).
+    void overviewAggregationMatchesItsRule() {
+        std::mt19937 rng(7);
+        for (int round = 0; round < 24; ++round) {
+            const int rows = 1 + int(rng() % 97), cols = 1 + int(rng() % 131);
+            const int palette = std::array<int, 4>{2, 5, 40, 300}[round % 4];
+            const int k = 1 << (1 + round % 5); // 2..32
+            std::vector<QRgb> colors(std::size_t(rows) * cols);
+            std::vector<std::int64_t> groups(colors.size());
+            for (std::size_t i = 0; i < colors.size(); ++i) {
+                colors[i] = qRgb(int(rng() % palette), int(rng() % 2), 7);
+                groups[i] = std::int64_t(rng() % (round % 3 ? 3 : 200));
+            }
+            OverviewInput in;
+            in.rows = rows;
+            in.cols = cols;
+            in.colors = colors.data();
+            const bool grouped = round % 2 == 0, continuous = round % 4 == 1;
+            if (grouped) {
+                in.groups = groups.data();
+                in.groupColor = [](std::int64_t g) { return qRgb(int(g % 256), 9, 9); };
+            }
+            in.continuous = continuous;
+            const QImage img = aggregateOverview(in, k);
+            for (int by = 0; by * k < rows; ++by)
+                for (int bx = 0; bx * k < cols; ++bx) {
+                    std::map<QRgb, int> cc;
+                    std::map<std::int64_t, int> gc;
+                    std::uint64_t sum[3] = {0, 0, 0};
+                    int n = 0;
+                    for (int r = by * k; r < std::min(rows, by * k + k); ++r)
+                        for (int c = bx * k; c < std::min(cols, bx * k + k); ++c) {
+                            const std::size_t i = std::size_t(r) * cols + c;
+                            ++cc[colors[i]];
+                            ++gc[groups[i]];
+                            sum[0] += qRed(colors[i]);
+                            sum[1] += qGreen(colors[i]);
+                            sum[2] += qBlue(colors[i]);
+                            ++n;
+                        }
+                    // Most common, ties to the smallest (maps iterate in ascending order).
+                    auto most = [](const auto& counts) {
+                        auto best = counts.begin();
+                        for (auto it = counts.begin(); it != counts.end(); ++it)
+                            if (it->second > best->second) best = it;
+                        return *best;
+                    };
+                    const auto [topColor, topCount] = most(cc);
+                    QRgb want = topColor;
+                    if (2 * topCount <= n) {
+                        if (grouped)
+                            want = qRgb(int(most(gc).first % 256), 9, 9);
+                        else if (continuous)
+                            want = qRgb(int(sum[0] / n), int(sum[1] / n), int(sum[2] / n));
+                    }
+                    QCOMPARE(img.pixel(bx, by), want);
+                }
+        }
     }
 
     // The aggregation rule on a known 4 x 4 input: majority colour, then group, then mean.

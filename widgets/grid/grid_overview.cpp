@@ -17,38 +17,42 @@ QRgb fade(QRgb c) {
                 int(qBlue(c) + (255 - qBlue(c)) * t));
 }
 
-// Boyer-Moore vote: the value held by more than half of `v`, if any.
-template <class T> bool majority(const std::vector<T>& v, T* out) {
-    if (v.empty()) return false;
-    T cand = v[0];
-    std::size_t votes = 0;
-    for (const T& x : v) {
-        if (votes == 0) cand = x;
-        votes += x == cand ? 1 : std::size_t(-1);
-    }
-    std::size_t n = 0;
-    for (const T& x : v)
-        n += x == cand;
-    if (2 * n <= v.size()) return false;
-    *out = cand;
-    return true;
-}
+// The most common value (ties: the smallest) among `n` values read by `at`. Blocks mostly hold
+// a handful of distinct values (warps, colours), so a short list of (value, count) pairs beats
+// sorting a copy; past kMaxTally distinct values the sort takes over.
+constexpr std::size_t kMaxTally = 32;
 
-// The most common value (ties: the smallest), by sorting a copy.
-template <class T> T plurality(std::vector<T>& v) {
-    std::sort(v.begin(), v.end());
-    T best = v[0];
-    std::size_t bestRun = 0;
-    for (std::size_t i = 0; i < v.size();) {
-        std::size_t j = i;
-        while (j < v.size() && v[j] == v[i])
-            ++j;
-        if (j - i > bestRun) {
-            bestRun = j - i;
-            best = v[i];
-        }
-        i = j;
+template <class T, class At>
+T plurality(std::size_t n, At at, std::vector<std::pair<T, std::size_t>>& tally,
+            std::vector<T>& sorted) {
+    tally.clear();
+    for (std::size_t i = 0; i < n && tally.size() <= kMaxTally; ++i) {
+        const T v = at(i);
+        auto it =
+            std::find_if(tally.begin(), tally.end(), [&](const auto& e) { return e.first == v; });
+        if (it == tally.end())
+            tally.emplace_back(v, 1);
+        else
+            ++it->second;
     }
+    if (tally.size() > kMaxTally) {
+        sorted.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            sorted.push_back(at(i));
+        std::sort(sorted.begin(), sorted.end());
+        tally.clear();
+        for (std::size_t i = 0; i < n;) {
+            std::size_t j = i;
+            while (j < n && sorted[j] == sorted[i])
+                ++j;
+            tally.emplace_back(sorted[i], j - i);
+            i = j;
+        }
+    }
+    T best = tally[0].first;
+    std::size_t bestCount = 0;
+    for (const auto& [v, c] : tally)
+        if (c > bestCount || (c == bestCount && v < best)) best = v, bestCount = c;
     return best;
 }
 
@@ -66,17 +70,21 @@ namespace {
 // Block rows [by0, by1) of the overview.
 void aggregateRows(const OverviewInput& in, int k, uchar* bits, qsizetype bytesPerLine, int bw,
                    int by0, int by1) {
-    std::vector<QRgb> colors;
-    std::vector<std::int64_t> groups;
-    std::vector<std::size_t> cells;
-    colors.reserve(std::size_t(k) * std::size_t(k));
+    std::vector<std::size_t> cells; // the cells that speak for a block
     cells.reserve(std::size_t(k) * std::size_t(k));
+    std::vector<std::pair<QRgb, std::size_t>> colorTally;
+    std::vector<std::pair<std::int64_t, std::size_t>> groupTally;
+    std::vector<QRgb> colorSort;
+    std::vector<std::int64_t> groupSort;
+    auto groupOf = [&](std::size_t i) {
+        return in.groups[std::int64_t(i) * in.groupStride] / in.groupDivisor;
+    };
     for (int by = by0; by < by1; ++by) {
         auto* line = reinterpret_cast<QRgb*>(bits + by * bytesPerLine);
         const int r0 = by * k, r1 = std::min(in.rows, r0 + k);
         for (int bx = 0; bx < bw; ++bx) {
             const int c0 = bx * k, c1 = std::min(in.cols, c0 + k);
-            // The cells that speak for the block: the emphasised ones when there are any.
+            // The emphasised cells speak for the block when there are any, else all of them.
             cells.clear();
             if (in.emphasised)
                 for (int r = r0; r < r1; ++r)
@@ -86,35 +94,45 @@ void aggregateRows(const OverviewInput& in, int k, uchar* bits, qsizetype bytesP
                     }
             const bool emph = !cells.empty();
             if (!emph)
-                for (int r = r0; r < r1; ++r)
+                for (int r = r0; r < r1; ++r) {
+                    const std::size_t row = std::size_t(r) * std::size_t(in.cols);
                     for (int c = c0; c < c1; ++c)
-                        cells.push_back(std::size_t(r) * std::size_t(in.cols) + c);
-            colors.clear();
-            for (std::size_t i : cells)
-                colors.push_back(in.colors[i]);
-            QRgb out = colors[0];
-            if (majority(colors, &out)) {
-                // (1) one colour holds most of the block.
+                        cells.push_back(row + c);
+                }
+            const std::size_t n = cells.size();
+            auto color = [&](std::size_t j) { return in.colors[cells[j]]; };
+            // (1) the colour of more than half of the block (Boyer-Moore vote, then a count).
+            QRgb cand = color(0);
+            std::size_t votes = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                const QRgb x = color(j);
+                if (votes == 0) cand = x;
+                votes += x == cand ? 1 : std::size_t(-1);
+            }
+            std::size_t held = 0;
+            for (std::size_t j = 0; j < n; ++j)
+                held += color(j) == cand;
+            QRgb out = cand;
+            if (2 * held > n) {
+                // one colour holds most of the block.
             } else if (in.groups && in.groupColor) {
                 // (2) the block's most common group (warp).
-                groups.clear();
-                for (std::size_t i : cells)
-                    groups.push_back(in.groups[i]);
-                out = in.groupColor(plurality(groups));
+                out = in.groupColor(plurality<std::int64_t>(
+                    n, [&](std::size_t j) { return groupOf(cells[j]); }, groupTally, groupSort));
                 if (in.dimUnemphasised && !emph) out = fade(out);
             } else if (in.continuous) {
                 // (3) a ramp: the mean is the honest summary.
                 std::uint64_t s[3] = {0, 0, 0};
-                for (QRgb c : colors) {
+                for (std::size_t j = 0; j < n; ++j) {
+                    const QRgb c = color(j);
                     s[0] += qRed(c);
                     s[1] += qGreen(c);
                     s[2] += qBlue(c);
                 }
-                const std::uint64_t n = colors.size();
                 out = qRgb(int(s[0] / n), int(s[1] / n), int(s[2] / n));
             } else {
                 // (4) categories without a majority: the most common one.
-                out = plurality(colors);
+                out = plurality<QRgb>(n, color, colorTally, colorSort);
             }
             line[bx] = out;
         }

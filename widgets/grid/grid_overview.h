@@ -18,8 +18,11 @@ namespace tsw {
 
 struct OverviewInput {
     int rows = 0, cols = 0;
-    const QRgb* colors = nullptr;         // rows * cols, row-major (effective colours)
-    const std::int64_t* groups = nullptr; // per cell, or null (no grouping)
+    const QRgb* colors = nullptr; // rows * cols, row-major (effective colours)
+    // A cell's group is groups[cell * groupStride] / groupDivisor (a fragment's warp is its first
+    // replica's thread / 32, read from the table itself); null: no grouping.
+    const std::int64_t* groups = nullptr;
+    std::int64_t groupStride = 1, groupDivisor = 1;
     std::function<QRgb(std::int64_t)> groupColor;
     const std::uint8_t* emphasised = nullptr; // per cell 0/1, or null
     bool continuous = false;                  // colours lie on a ramp: average them

@@ -9,6 +9,7 @@
 
 #include <QLocale>
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
 namespace tsw {
@@ -79,7 +80,10 @@ struct GridModel::Data {
     ts::Shape inShape;
     // Fragment
     ts::FragmentTable frag;
-    std::vector<std::int64_t> localFlat;
+    // Each cell's flattened local slot: the table's own column when the local shape has rank 1
+    // (no copy of a 16M-cell column), else localFlatOwned.
+    const std::int64_t* localFlat = nullptr;
+    std::vector<std::int64_t> localFlatOwned;
     std::int64_t localCount = 1;
     // Layout
     ts::LayoutTable lay;
@@ -113,14 +117,21 @@ QColor threadColor(std::int64_t thread) {
 }
 
 QColor categoricalColor(std::int64_t i) {
-    // Tableau-like, lightened so labels stay legible; later cycles shift lightness.
-    static const QRgb kBase[12] = {0x7eb0d5, 0xfd7f6f, 0xb2e061, 0xbd7ebe, 0xffb55a, 0xffee65,
-                                   0xbeb9db, 0xfdcce5, 0x8bd3c7, 0xe6c79c, 0xa0c4a8, 0xd3a5a5};
-    QColor c(kBase[i % 12]);
-    const int cycle = static_cast<int>((i / 12) % 3);
-    if (cycle == 1) c = c.lighter(115);
-    if (cycle == 2) c = c.darker(115);
-    return c;
+    // Tableau-like, lightened so labels stay legible; later cycles shift lightness. The 36
+    // colours are computed once: this runs per cell (warp colouring) and per overview block.
+    static const std::array<QRgb, 36> kColors = [] {
+        static const QRgb kBase[12] = {0x7eb0d5, 0xfd7f6f, 0xb2e061, 0xbd7ebe, 0xffb55a, 0xffee65,
+                                       0xbeb9db, 0xfdcce5, 0x8bd3c7, 0xe6c79c, 0xa0c4a8, 0xd3a5a5};
+        std::array<QRgb, 36> t{};
+        for (int k = 0; k < 36; ++k) {
+            QColor c(kBase[k % 12]);
+            if (k / 12 == 1) c = c.lighter(115);
+            if (k / 12 == 2) c = c.darker(115);
+            t[std::size_t(k)] = c.rgb();
+        }
+        return t;
+    }();
+    return QColor(kColors[std::size_t(((i % 36) + 36) % 36)]);
 }
 
 QColor rampColor(double t) {
@@ -290,12 +301,17 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
     d->localCount = 1;
     for (auto e : t.localShape)
         d->localCount *= e;
-    d->localFlat.resize(n);
-    for (std::int64_t c = 0; c < n; ++c) {
-        std::int64_t flat = 0;
-        for (std::size_t k = 0; k < lr; ++k)
-            flat = flat * t.localShape[k] + t.local[c * lr + k];
-        d->localFlat[c] = flat;
+    if (lr == 1) {
+        d->localFlat = t.local.data();
+    } else {
+        d->localFlatOwned.resize(n);
+        for (std::int64_t c = 0; c < n; ++c) {
+            std::int64_t flat = 0;
+            for (std::size_t k = 0; k < lr; ++k)
+                flat = flat * t.localShape[k] + t.local[c * lr + k];
+            d->localFlatOwned[c] = flat;
+        }
+        d->localFlat = d->localFlatOwned.data();
     }
     if (view == ViewMode::Output) {
         fillFragmentOutput(*d);
@@ -624,6 +640,11 @@ std::int64_t GridModel::group(int r, int c) const {
     if (!hasGroups()) return -1;
     const std::int64_t cell = std::int64_t(r) * d_->cols + c;
     return d_->frag.threads[std::size_t(cell * d_->frag.replicate)] / 32;
+}
+
+GridModel::GroupSource GridModel::groupSource() const {
+    if (!hasGroups()) return {};
+    return {d_->frag.threads.data(), d_->frag.replicate, 32};
 }
 
 QRgb GridModel::groupColor(std::int64_t g) {

@@ -118,6 +118,13 @@ public:
     // block too small to show its cells: a fragment's warps when colouring by thread or warp.
     bool hasGroups() const;
     std::int64_t group(int r, int c) const; // -1 without groups
+    // Every cell's group at once, read from the table: the group of row-major cell i is
+    // values[i * stride] / divisor; values is null without groups.
+    struct GroupSource {
+        const std::int64_t* values = nullptr;
+        std::int64_t stride = 1, divisor = 1;
+    };
+    GroupSource groupSource() const;
     static QRgb groupColor(std::int64_t g);
     QString groupName() const; // "warp"
     std::int64_t groupCount() const;

@@ -91,6 +91,9 @@ GridRenderer::GridRenderer(GridModel model, Style style)
     : model_(std::move(model)), style_(std::move(style)) {}
 
 void GridRenderer::setModel(GridModel model) {
+    lowDetail_ = QImage(); // it may show the old model's colours in place
+    overviews_.clear();
+    overviewColours_.clear();
     model_ = std::move(model);
     ++revision_;
     hover_.reset();
@@ -230,7 +233,7 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
                               !model_.hasMarks() && !lowDetail_.isNull() &&
                               lowDetailKey_ == colorKey();
     const QSet<QRgb> none;
-    const QSet<QRgb>& drawn = knownColours ? overviewColours(k) : none;
+    const QSet<QRgb>& drawn = knownColours ? overviewColours(drawnOverviewBlock(k)) : none;
     if (knownColours) {
         e.erase(std::remove_if(e.begin(), e.end(),
                                [&](const LegendEntry& x) {
@@ -399,23 +402,87 @@ const QSet<QRgb>& GridRenderer::overviewColours(int k) const {
     return overviewColours_.back().second;
 }
 
+namespace {
+
+// What an overview of a model's own colours (no overlay, highlight or marks) is built from.
+OverviewInput plainOverviewInput(const GridModel& m) {
+    OverviewInput in;
+    in.rows = m.rows();
+    in.cols = m.cols();
+    in.colors = m.colorData();
+    if (m.hasGroups()) {
+        const GridModel::GroupSource g = m.groupSource();
+        in.groups = g.values;
+        in.groupStride = g.stride;
+        in.groupDivisor = g.divisor;
+        in.groupColor = &GridModel::groupColor;
+    }
+    in.continuous = m.continuousColors();
+    return in;
+}
+
+} // namespace
+
+bool GridRenderer::plainColours() const {
+    return !colorOverlay_ && !highlight_.active() && !model_.hasMarks() && model_.colorData();
+}
+
+std::optional<GridRenderer::OverviewJob> GridRenderer::overviewJob(int maxBlock) const {
+    if (!plainColours() || model_.isEmpty()) return std::nullopt;
+    OverviewJob job{model_, colorKey(), {}};
+    for (int k = 2; k <= maxBlock; k *= 2)
+        if (std::none_of(overviews_.begin(), overviews_.end(),
+                         [&](const auto& o) { return o.first == k && lowDetailKey_ == job.key; }))
+            job.blocks.push_back(k);
+    if (job.blocks.empty()) return std::nullopt;
+    return job;
+}
+
+QImage GridRenderer::buildOverview(const OverviewJob& job, int k) {
+    return aggregateOverview(plainOverviewInput(job.model), k);
+}
+
+void GridRenderer::adoptOverview(int k, quint64 key, QImage img) {
+    if (key != colorKey() || img.isNull()) return;
+    ensureLowDetail();
+    for (const auto& o : overviews_)
+        if (o.first == k) return;
+    overviews_.emplace_back(k, std::move(img));
+}
+
+int GridRenderer::drawnOverviewBlock(int k) const {
+    if (k <= 1 || !overviewsArriveLater_ || !plainColours() || lowDetailKey_ != colorKey())
+        return k;
+    auto built = [&](int b) {
+        return std::any_of(overviews_.begin(), overviews_.end(),
+                           [b](const auto& o) { return o.first == b; });
+    };
+    if (built(k) || overviews_.empty()) return k; // none at all yet: build this one now
+    // The nearest level built: a coarser one first (blocky for a moment rather than aliased).
+    for (int step = 2; step <= (1 << 20); step *= 2) {
+        if (built(k * step)) return k * step;
+        if (k / step >= 2 && built(k / step)) return k / step;
+    }
+    return k;
+}
+
 const QImage& GridRenderer::overviewImage(int k) const {
     for (const auto& [kk, img] : overviews_)
         if (kk == k) return img;
+    if (plainColours()) {
+        overviews_.emplace_back(k, aggregateOverview(plainOverviewInput(model_), k));
+        return overviews_.back().second;
+    }
     OverviewInput in;
     in.rows = model_.rows();
     in.cols = model_.cols();
     in.colors = reinterpret_cast<const QRgb*>(lowDetail_.constBits());
     const std::size_t n = std::size_t(in.rows) * std::size_t(in.cols);
     if (!colorOverlay_ && model_.hasGroups()) {
-        // Built once per colouring and shared by every zoom level.
-        if (overviewGroups_.size() != n) {
-            overviewGroups_.resize(n);
-            for (int r = 0; r < in.rows; ++r)
-                for (int c = 0; c < in.cols; ++c)
-                    overviewGroups_[std::size_t(r) * std::size_t(in.cols) + c] = model_.group(r, c);
-        }
-        in.groups = overviewGroups_.data();
+        const GridModel::GroupSource g = model_.groupSource();
+        in.groups = g.values;
+        in.groupStride = g.stride;
+        in.groupDivisor = g.divisor;
         in.groupColor = &GridModel::groupColor;
     }
     std::vector<std::uint8_t> emph;
@@ -440,18 +507,19 @@ const QImage& GridRenderer::overviewImage(int k) const {
     return overviews_.back().second;
 }
 
-void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
+void GridRenderer::ensureLowDetail() const {
     const quint64 key = colorKey();
     if (lowDetail_.isNull() || lowDetailKey_ != key) {
         overviews_.clear();
         overviewColours_.clear();
-        overviewGroups_.clear();
-        QImage img(model_.cols(), model_.rows(), QImage::Format_RGB32);
         const QRgb* base = model_.colorData();
-        const bool plain = !colorOverlay_ && !highlight_.active() && !model_.hasMarks() && base;
-        for (int r = 0; plain && r < model_.rows(); ++r)
-            std::memcpy(img.scanLine(r), base + std::size_t(r) * model_.cols(),
-                        sizeof(QRgb) * std::size_t(model_.cols()));
+        const bool plain = plainColours();
+        // Plain colours are the model's own array, shown in place (read-only; model_ keeps it
+        // alive): a copy of a 16M-cell grid is 64 MB of fresh memory on every open.
+        QImage img = plain
+                         ? QImage(reinterpret_cast<const uchar*>(base), model_.cols(),
+                                  model_.rows(), qsizetype(model_.cols()) * 4, QImage::Format_RGB32)
+                         : QImage(model_.cols(), model_.rows(), QImage::Format_RGB32);
         for (int r = 0; !plain && r < model_.rows(); ++r) {
             auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
             for (int c = 0; c < model_.cols(); ++c)
@@ -460,7 +528,11 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
         lowDetail_ = img;
         lowDetailKey_ = key;
     }
-    const int k = overviewBlock(style_.cell * scale_);
+}
+
+void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
+    ensureLowDetail();
+    int k = overviewBlock(style_.cell * scale_);
     if (k <= 1) {
         const QRectF target(deviceCellRect(cells.top(), cells.left()).topLeft(),
                             QSizeF(cells.width(), cells.height()) * style_.cell * scale_);
@@ -470,6 +542,17 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
     }
     // Whole blocks covering the visible cells; each overview pixel is k cells wide, at least
     // one device pixel, so nothing aliases.
+    const int wanted = k;
+    k = drawnOverviewBlock(wanted);
+    if (k <= 1) {
+        // No overview yet and none near (its level is being built): the nearest-sample view
+        // of the cells themselves for this frame.
+        const QRectF target(deviceCellRect(cells.top(), cells.left()).topLeft(),
+                            QSizeF(cells.width(), cells.height()) * style_.cell * scale_);
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.drawImage(target, lowDetail_, cells);
+        return;
+    }
     const QImage& ov = overviewImage(k);
     const int bx0 = cells.left() / k, by0 = cells.top() / k;
     const int bx1 = std::min(ov.width(), (cells.left() + cells.width() + k - 1) / k);
@@ -700,7 +783,6 @@ QImage GridRenderer::renderImage(double scale, ExportProgress* progress) const {
         // (scaling the whole page left a 1024 x 1024 export with a 4-pixel title). Cells under
         // a pixel become the overview.
         GridRenderer small(*this);
-        small.overviewGroups_ = {}; // its key changes below: rebuilt on demand, not copied
         for (int it = 0; it < 8 && s.width() * s.height() > style_.maxPixels; ++it) {
             small.style_.cell *= std::sqrt(style_.maxPixels / (s.width() * s.height())) * 0.995;
             ++small.revision_;

@@ -134,6 +134,26 @@ public:
     std::vector<LegendEntry> legendEntries(double scale = -1) const;
     double legendLineHeight() const; // one line of the legend
 
+    // Overviews built away from the painting thread. A job is a snapshot of what the overviews
+    // of the model's own colours depend on (nothing when an overlay, highlight or diff marks
+    // colour the cells: those are built when painted) and the block sizes 2..maxBlock not built
+    // yet; buildOverview runs on any thread; adoptOverview keeps a result if the colouring is
+    // still the job's.
+    struct OverviewJob {
+        GridModel model;
+        quint64 key = 0;
+        std::vector<int> blocks;
+    };
+    std::optional<OverviewJob> overviewJob(int maxBlock) const;
+    // On: a frame whose overview level is not built yet draws the nearest level that is (the
+    // view builds the rest in the background and repaints as they arrive); off (exports): built
+    // when painted.
+    void setOverviewsArriveLater(bool on) { overviewsArriveLater_ = on; }
+    // The block size a paint at block size k draws with (see setOverviewsArriveLater).
+    int drawnOverviewBlock(int k) const;
+    static QImage buildOverview(const OverviewJob& job, int k);
+    void adoptOverview(int k, quint64 key, QImage img);
+
     // Cells per overview pixel (per side) at a scale: 1 when cells are at least a pixel.
     int overviewBlockAt(double scale) const;
     // Whether the overview at `scale` may colour blocks by group (warp) rather than by cell.
@@ -163,6 +183,8 @@ private:
     double legendH() const;
     void paintCells(QPainter& p, const QRect& cells) const;
     void paintLowDetail(QPainter& p, const QRect& cells) const;
+    void ensureLowDetail() const; // the one-pixel-per-cell image for the current colouring
+    bool plainColours() const;    // cells show the model's own colours
     void paintHeaders(QPainter& p, const QRect& cells, const QRectF& deviceRect) const;
     const QImage& overviewImage(int k) const;
     QImage renderAt(double scale, QSizeF size, ExportProgress* progress) const;
@@ -186,8 +208,8 @@ private:
     // The colours each overview draws (for its legend), built once per overview.
     mutable std::vector<std::pair<int, QSet<QRgb>>> overviewColours_;
     const QSet<QRgb>& overviewColours(int k) const;
-    mutable std::vector<std::int64_t> overviewGroups_; // per cell, same key
     quint64 revision_ = 1;
+    bool overviewsArriveLater_ = false;
 };
 
 } // namespace tsw

@@ -2,6 +2,7 @@
 
 #include "grid/axis_labels.h"
 
+#include <QCoreApplication>
 #include <QCursor>
 #include <QGestureEvent>
 #include <QKeyEvent>
@@ -9,11 +10,14 @@
 #include <QNativeGestureEvent>
 #include <QPainter>
 #include <QPinchGesture>
+#include <QPointer>
 #include <QScrollBar>
 #include <QStyle>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent>
 #include <cmath>
 
 namespace tsw {
@@ -42,6 +46,8 @@ GridView::GridView(QWidget* parent) : QWidget(parent) {
     s.headers = false;
     s.margin = 0;
     renderer_.setStyle(s);
+    renderer_.setOverviewsArriveLater(true); // prefetchOverviews() builds them
+
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -78,6 +84,8 @@ void GridView::setModel(GridModel model, bool keepView) {
     const bool same = keepView && model.rows() == renderer_.model().rows() &&
                       model.cols() == renderer_.model().cols() && !renderer_.model().isEmpty();
     const Highlight h = renderer_.highlight();
+    ++*prefetchGen_; // overviews of the old model are of no use now
+    prefetchKey_ = 0;
     renderer_.setModel(std::move(model));
     // A thread/slot highlight stays meaningful across edits of the same grid.
     renderer_.setHighlight(same ? h : Highlight{});
@@ -101,6 +109,38 @@ void GridView::setModel(GridModel model, bool keepView) {
         }
     }
     refreshToolTip();
+}
+
+void GridView::prefetchOverviews() {
+    // Every block size down to the smallest zoom, nearest to the current one first.
+    const int here = renderer_.overviewBlockAt(scale_);
+    std::optional<GridRenderer::OverviewJob> job =
+        renderer_.overviewJob(renderer_.overviewBlockAt(kMinScale));
+    if (!job || job->key == prefetchKey_) return; // nothing to build, or already under way
+    prefetchKey_ = job->key;
+    std::stable_sort(job->blocks.begin(), job->blocks.end(), [here](int a, int b) {
+        return std::abs(std::log2(double(a) / here)) < std::abs(std::log2(double(b) / here));
+    });
+    const quint64 gen = ++*prefetchGen_;
+    // One thread of its own: the evaluation of the next keystroke must not queue behind it.
+    static QThreadPool pool;
+    pool.setMaxThreadCount(1);
+    (void)QtConcurrent::run(&pool, [job = std::move(*job), current = prefetchGen_, gen,
+                                    self = QPointer<GridView>(this)] {
+        for (int k : job.blocks) {
+            if (current->load() != gen) return;
+            QImage img = GridRenderer::buildOverview(job, k);
+            // Handed over on the UI thread, which owns the renderer (the view may be gone).
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(),
+                [self, k, key = job.key, img = std::move(img)]() mutable {
+                    if (!self) return;
+                    self->renderer_.adoptOverview(k, key, std::move(img));
+                    self->update(); // a frame may show a nearby level in its place
+                },
+                Qt::QueuedConnection);
+        }
+    });
 }
 
 void GridView::setDimmed(bool on) {
@@ -387,6 +427,7 @@ void GridView::clampOrigin() {
 void GridView::syncScrollBars() {
     const Chrome c = chrome(scale_, origin_);
     const QRectF& vp = c.viewport;
+    barsViewport_ = vp;
     const QSizeF s = renderer_.sceneSize() * scale_;
     const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
     syncingBars_ = true;
@@ -643,6 +684,12 @@ void GridView::paintEvent(QPaintEvent* e) {
         p.fillRect(scene.translated(2, 3), QColor(0, 0, 0, contrast_ ? 90 : 28));
         p.restore();
         if (!dev.isEmpty()) renderer_.paint(p, dev, origin_, scale_);
+        // Below ~256K cells a level builds within a frame: no need.
+        if (renderer_.model().cellCount() >= (std::int64_t{1} << 18)) prefetchOverviews();
+        // The legend lists only colours a paint has drawn, so its height (and with it the cell
+        // area the scroll bars border) can change with the first paint at a zoom.
+        if (chrome(scale_, origin_).viewport != barsViewport_)
+            QTimer::singleShot(0, this, &GridView::syncScrollBars);
         // Faded enough to read as "not current", light enough to still read the last valid
         // layout; the banner above it says why.
         if (dimmed_)

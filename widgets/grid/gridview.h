@@ -11,6 +11,9 @@
 #include "grid/axis_labels.h"
 #include "grid/gridrenderer.h"
 
+#include <atomic>
+#include <memory>
+
 #include <QElapsedTimer>
 #include <QWidget>
 #include <functional>
@@ -138,6 +141,9 @@ private:
     QRectF bannerRect(const Chrome& c, bool collisionLine) const;
     QFont chromeFont(double px, bool bold = false) const;
     void applyTransform(double scale, QPointF origin);
+    // Builds, off the UI thread, the overviews that zooming out and back in will need, so that
+    // a frame at a new zoom level does not stop to aggregate millions of cells.
+    void prefetchOverviews();
     void updateHover(QPointF pos);
     // A shown cell tooltip follows the view: after a zoom, scroll or model change it tells the
     // cell now under the mouse, or goes.
@@ -170,6 +176,11 @@ private:
     bool panning_ = false;
     double lastPaintMs_ = 0;
     quint64 paintCount_ = 0;
+    // The colouring whose overviews are being (or were) built, and the generation that tells a
+    // running build it has been superseded.
+    QRectF barsViewport_; // the cell area the scroll bars were last placed around
+    quint64 prefetchKey_ = 0;
+    std::shared_ptr<std::atomic<quint64>> prefetchGen_ = std::make_shared<std::atomic<quint64>>(0);
 };
 
 } // namespace tsw
