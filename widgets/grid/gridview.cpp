@@ -2,7 +2,6 @@
 
 #include "grid/axis_labels.h"
 
-#include <QCoreApplication>
 #include <QCursor>
 #include <QGestureEvent>
 #include <QKeyEvent>
@@ -10,10 +9,8 @@
 #include <QNativeGestureEvent>
 #include <QPainter>
 #include <QPinchGesture>
-#include <QPointer>
 #include <QScrollBar>
 #include <QStyle>
-#include <QThreadPool>
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -47,6 +44,7 @@ GridView::GridView(QWidget* parent) : QWidget(parent) {
     s.margin = 0;
     renderer_.setStyle(s);
     renderer_.setOverviewsArriveLater(true); // prefetchOverviews() builds them
+    overviewPool_.setMaxThreadCount(1);
 
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
@@ -84,7 +82,7 @@ void GridView::setModel(GridModel model, bool keepView) {
     const bool same = keepView && model.rows() == renderer_.model().rows() &&
                       model.cols() == renderer_.model().cols() && !renderer_.model().isEmpty();
     const Highlight h = renderer_.highlight();
-    ++*prefetchGen_; // overviews of the old model are of no use now
+    ++prefetchGen_; // overviews of the old model are of no use now
     prefetchKey_ = 0;
     renderer_.setModel(std::move(model));
     // A thread/slot highlight stays meaningful across edits of the same grid.
@@ -121,26 +119,27 @@ void GridView::prefetchOverviews() {
     std::stable_sort(job->blocks.begin(), job->blocks.end(), [here](int a, int b) {
         return std::abs(std::log2(double(a) / here)) < std::abs(std::log2(double(b) / here));
     });
-    const quint64 gen = ++*prefetchGen_;
-    // One thread of its own: the evaluation of the next keystroke must not queue behind it.
-    static QThreadPool pool;
-    pool.setMaxThreadCount(1);
-    (void)QtConcurrent::run(&pool, [job = std::move(*job), current = prefetchGen_, gen,
-                                    self = QPointer<GridView>(this)] {
+    const quint64 gen = ++prefetchGen_;
+    (void)QtConcurrent::run(&overviewPool_, [this, job = std::move(*job), gen] {
         for (int k : job.blocks) {
-            if (current->load() != gen) return;
+            if (prefetchGen_.load() != gen) return;
             QImage img = GridRenderer::buildOverview(job, k);
-            // Handed over on the UI thread, which owns the renderer (the view may be gone).
+            // Handed over on the UI thread, which owns the renderer. The view outlives this
+            // build (its pool waits for it); an event still queued when the view goes is
+            // dropped.
             QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
-                [self, k, key = job.key, img = std::move(img)]() mutable {
-                    if (!self) return;
-                    self->renderer_.adoptOverview(k, key, std::move(img));
-                    self->update(); // a frame may show a nearby level in its place
+                this,
+                [this, k, key = job.key, img = std::move(img)]() mutable {
+                    renderer_.adoptOverview(k, key, std::move(img));
+                    update(); // a frame may show a nearby level in its place
                 },
                 Qt::QueuedConnection);
         }
     });
+}
+
+GridView::~GridView() {
+    ++prefetchGen_; // a running build stops after its current level; the pool waits for it
 }
 
 void GridView::setDimmed(bool on) {

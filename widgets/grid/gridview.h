@@ -11,6 +11,7 @@
 #include "grid/axis_labels.h"
 #include "grid/gridrenderer.h"
 
+#include <QThreadPool>
 #include <atomic>
 #include <memory>
 
@@ -27,6 +28,7 @@ class GridView : public QWidget {
     Q_OBJECT
 public:
     explicit GridView(QWidget* parent = nullptr);
+    ~GridView() override;
 
     GridRenderer& renderer() { return renderer_; }
     const GridRenderer& renderer() const { return renderer_; }
@@ -176,11 +178,14 @@ private:
     bool panning_ = false;
     double lastPaintMs_ = 0;
     quint64 paintCount_ = 0;
-    // The colouring whose overviews are being (or were) built, and the generation that tells a
-    // running build it has been superseded.
     QRectF barsViewport_; // the cell area the scroll bars were last placed around
+    // The colouring whose overviews are being (or were) built, the generation that tells a
+    // running build it has been superseded, and the view's own builder thread (not the global
+    // pool: the evaluation of the next keystroke must not queue behind an overview). Declared
+    // last so that it is destroyed first, waiting for a running build, while the view is whole.
     quint64 prefetchKey_ = 0;
-    std::shared_ptr<std::atomic<quint64>> prefetchGen_ = std::make_shared<std::atomic<quint64>>(0);
+    std::atomic<quint64> prefetchGen_{0};
+    QThreadPool overviewPool_;
 };
 
 } // namespace tsw
