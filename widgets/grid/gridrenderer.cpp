@@ -532,7 +532,8 @@ void GridRenderer::ensureLowDetail() const {
 
 void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
     ensureLowDetail();
-    int k = overviewBlock(style_.cell * scale_);
+    // The block size this zoom needs, or a level near it while that one is being built.
+    const int k = drawnOverviewBlock(overviewBlock(style_.cell * scale_));
     if (k <= 1) {
         const QRectF target(deviceCellRect(cells.top(), cells.left()).topLeft(),
                             QSizeF(cells.width(), cells.height()) * style_.cell * scale_);
@@ -542,17 +543,6 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
     }
     // Whole blocks covering the visible cells; each overview pixel is k cells wide, at least
     // one device pixel, so nothing aliases.
-    const int wanted = k;
-    k = drawnOverviewBlock(wanted);
-    if (k <= 1) {
-        // No overview yet and none near (its level is being built): the nearest-sample view
-        // of the cells themselves for this frame.
-        const QRectF target(deviceCellRect(cells.top(), cells.left()).topLeft(),
-                            QSizeF(cells.width(), cells.height()) * style_.cell * scale_);
-        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-        p.drawImage(target, lowDetail_, cells);
-        return;
-    }
     const QImage& ov = overviewImage(k);
     const int bx0 = cells.left() / k, by0 = cells.top() / k;
     const int bx1 = std::min(ov.width(), (cells.left() + cells.width() + k - 1) / k);
