@@ -78,7 +78,8 @@ void GridView::setModel(GridModel model, bool keepView) {
     const bool same = keepView && model.rows() == renderer_.model().rows() &&
                       model.cols() == renderer_.model().cols() && !renderer_.model().isEmpty();
     const Highlight h = renderer_.highlight();
-    renderer_.setModel(std::move(model));
+    const bool hovered = renderer_.hover().has_value();
+    renderer_.setModel(std::move(model)); // forgets the hovered cell
     // A thread/slot highlight stays meaningful across edits of the same grid.
     renderer_.setHighlight(same ? h : Highlight{});
     if (!same)
@@ -92,15 +93,15 @@ void GridView::setModel(GridModel model, bool keepView) {
     // the new model's.
     if (renderer_.highlight() != h || renderer_.highlight().active())
         emit highlightChanged(renderer_.highlight());
-    if (const auto hv = renderer_.hover()) {
-        if (hv->y() < renderer_.model().rows() && hv->x() < renderer_.model().cols()) {
-            emit cellHovered(hv->y(), hv->x());
-        } else {
-            renderer_.setHover(std::nullopt);
-            emit cellHovered(-1, -1);
-        }
+    // The hovered cell is the new model's cell under the mouse, or none: said either way, since
+    // the renderer has already forgotten the old one.
+    if (hovered) {
+        const auto cell = mousePos_ ? cellAtWidget(*mousePos_) : std::nullopt;
+        renderer_.setHover(cell);
+        emit cellHovered(cell ? cell->y() : -1, cell ? cell->x() : -1);
     }
     refreshToolTip();
+    announceZoom(); // kept view, another grid: another share of what fits
 }
 
 void GridView::setDimmed(bool on) {
@@ -111,26 +112,21 @@ void GridView::setDimmed(bool on) {
 
 void GridView::setMessage(const QString& message) {
     message_ = message;
+    announceZoom(); // a message takes the legend's place: another share of what fits
     update();
 }
 
 void GridView::setBanner(const QString& banner) {
     if (banner_ == banner) return;
     banner_ = banner;
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
 void GridView::setCaption(const QString& caption) {
     if (caption_ == caption) return;
     caption_ = caption;
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
@@ -142,13 +138,13 @@ QRectF GridView::captionRect() const {
 
 void GridView::setTitleVisible(bool on) {
     title_ = on;
-    if (fitted_) zoomToFit();
+    refit();
     update();
 }
 
 void GridView::setHeadersVisible(bool on) {
     headers_ = on;
-    if (fitted_) zoomToFit();
+    refit();
     update();
 }
 
@@ -158,10 +154,7 @@ void GridView::setPresentation(double fontScale, bool highContrast) {
     GridRenderer::Style s = renderer_.style();
     s.legendFontPx = 11 * fontScale_;
     renderer_.setStyle(s);
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
@@ -327,15 +320,15 @@ double GridView::fitScale() const {
 }
 
 double GridView::zoomRelative() const {
-    return scale_ / fitScale();
+    // Fitted is 100 % by definition: fitScale() from the fitted scale need not give that scale
+    // again (the legend's height depends on the scale), and "zoom 89%" beside a grid that has
+    // just been fitted was wrong.
+    return fitted_ ? 1.0 : scale_ / fitScale();
 }
 
 void GridView::setLegendVisible(bool on) {
     legend_ = on;
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
@@ -366,6 +359,7 @@ void GridView::applyTransform(double scale, QPointF origin) {
     refreshToolTip();
     update();
     emit viewTransformChanged(scale_, origin_);
+    announceZoom();
 }
 
 void GridView::clampOrigin() {
@@ -426,6 +420,7 @@ void GridView::zoomToFit() {
     refreshToolTip();
     update();
     emit viewTransformChanged(scale_, origin_);
+    announceZoom();
 }
 
 void GridView::setZoomRelative(double z) {
@@ -460,10 +455,23 @@ void GridView::setHoveredCell(int row, int col) {
 }
 
 void GridView::resizeEvent(QResizeEvent*) {
+    refit();
+}
+
+void GridView::refit() {
     if (fitted_)
         zoomToFit();
     else
         clampOrigin();
+    // The same scale is another share of what fits now.
+    announceZoom();
+}
+
+void GridView::announceZoom() {
+    const double z = zoomRelative();
+    if (z == announcedZoom_) return;
+    announcedZoom_ = z;
+    emit zoomRelativeChanged(z);
 }
 
 void GridView::showHint(const QString& text) {
@@ -797,6 +805,7 @@ void GridView::mouseDoubleClickEvent(QMouseEvent* e) {
 }
 
 void GridView::leaveEvent(QEvent*) {
+    mousePos_.reset();
     if (renderer_.hover()) {
         renderer_.setHover(std::nullopt);
         update();
@@ -805,6 +814,7 @@ void GridView::leaveEvent(QEvent*) {
 }
 
 void GridView::updateHover(QPointF pos) {
+    mousePos_ = pos;
     const auto cell = cellAtWidget(pos);
     if (cell == renderer_.hover()) return;
     renderer_.setHover(cell);
