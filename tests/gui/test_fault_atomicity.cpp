@@ -88,7 +88,7 @@ private slots:
         // TILESCOPE_FAULT_ROUNDS: the long form of this test (docs/hardening.md).
         const int rounds = qEnvironmentVariableIntValue("TILESCOPE_FAULT_ROUNDS") > 0
                                ? qEnvironmentVariableIntValue("TILESCOPE_FAULT_ROUNDS")
-                               : 6;
+                               : 8;
         QRandomGenerator rng(20261201);
         int saves = 0, autosaves = 0, exports = 0, loopVersions = 0, recoveries = 0, pngs = 0;
         // Kills that landed inside a save, an autosave, an export (announced, not finished).
