@@ -48,7 +48,8 @@ asan: deps
 MONKEY_SEEDS ?= 1 2 3
 MONKEY_STEPS ?= 3000
 FAULT_ROUNDS ?= 60
-ASAN_ENV = QT_QPA_PLATFORM=offscreen ASAN_OPTIONS=detect_leaks=1 \
+# QtTest's watchdog ends a test function after 5 minutes: the long forms take longer.
+ASAN_ENV = QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=7200000 ASAN_OPTIONS=detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0
 
