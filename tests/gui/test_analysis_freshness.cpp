@@ -268,6 +268,41 @@ private slots:
         earlierText();
     }
 
+    // Numbers for a layout that was removed from the project are marked as such (found by the
+    // GUI monkey: seed 1, step 1264, Edit > Delete Layout, showed them as current under the
+    // removed layout's name).
+    void bankNumbersOfARemovedLayoutAreMarked() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        QVERIFY(w.openFile(sample("default")));
+        auto* bank = w.findChild<BankPanel*>();
+        QVERIFY(bank);
+        DocumentModel* d = w.document();
+        // A layout pasted over with a T.Layout (analysed), whose neighbour is a fragment.
+        const int acc = layoutIndex(d, QStringLiteral("accumulator 32x32, 128 threads"));
+        QCOMPARE(acc + 1, layoutIndex(d, QStringLiteral("mma A operand, warp, replicated")));
+        d->setActive(acc);
+        d->setText(acc, QStringLiteral("T.Layout([8, 8], lambda i, j: (j, i))"));
+        QTRY_VERIFY(
+            bank->sourceText().contains(QStringLiteral("«accumulator 32x32, 128 threads»")));
+        QTRY_VERIFY(!w.evaluator()->busy());
+        QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
+
+        // Removed: the fragment after it becomes active, the numbers stay, marked.
+        d->removeLayout(acc);
+        QTRY_VERIFY(bank->noteText().contains(QStringLiteral("«mma A operand, warp, replicated»")));
+        QTRY_VERIFY(!w.evaluator()->busy());
+        QCoreApplication::processEvents();
+        QVERIFY(bank->resultState()->state() != ResultState::State::Current);
+        QVERIFY2(bank->sourceText().contains(QStringLiteral("removed from the project")),
+                 qPrintable(bank->sourceText()));
+
+        // Undone: the layout is back and active, and the numbers are its own again.
+        d->undoStack()->undo();
+        QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
+        QVERIFY(!bank->sourceText().contains(QStringLiteral("removed")));
+    }
+
     // The same through a lesson step, whose saved analysis sets the panel's access: a step's
     // text edited into a fragment keeps the numbers only as those of its earlier text.
     void lessonStepEditedIntoAFragmentIsNamedAsEarlierText() {

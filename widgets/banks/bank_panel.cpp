@@ -283,11 +283,19 @@ void BankPanel::setLayoutText(const QString& t) {
     layoutEdit_->setText(t);
 }
 bool BankPanel::analysedTextOutdated() const {
-    return !analysedName_.isEmpty() && analysedName_ == sourceName_ && analysedText_ != sourceText_;
+    return !analysedName_.isEmpty() && analysedName_ == sourceName_ &&
+           (sourceRemoved_ || analysedText_ != sourceText_);
+}
+void BankPanel::projectLayoutRemoved(const QString& name) {
+    if (name != sourceName_) return;
+    sourceRemoved_ = true;
+    markIfOlderText();
+    updateSource();
 }
 void BankPanel::setSourceLayout(const QString& name, const QString& text) {
     sourceName_ = name;
     sourceText_ = text;
+    sourceRemoved_ = false;
     elsewhere_.clear();
     changingName_.clear();
     noProjectLayout_ = false;
@@ -338,6 +346,7 @@ void BankPanel::resetForProject() {
     analysedName_.clear();
     analysedText_.clear();
     sourceText_.clear();
+    sourceRemoved_ = false;
     lastKey_.clear();
     lastMessage_.clear();
     lastOk_ = false;
@@ -379,9 +388,12 @@ void BankPanel::markIfOlderText() {
     // Whichever layout is active now: the one analysed has another text than the numbers'.
     if (!tile_ || state_->state() != ResultState::State::Current || !analysedTextOutdated()) return;
     state_->setStaleText(
-        QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown above), not for "
-                       "its current text.")
-            .arg(analysedName_));
+        sourceRemoved_
+            ? QStringLiteral("⚠ These numbers are for «%1», which is no longer in the project.")
+                  .arg(analysedName_)
+            : QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown above), not "
+                             "for its current text.")
+                  .arg(analysedName_));
     state_->invalidateNow();
 }
 QString BankPanel::sourceText() const {
@@ -651,8 +663,9 @@ void BankPanel::updateSource() {
         // The active layout's text was edited into something this panel cannot analyse: the
         // numbers are for the text named here, not its current one.
         if (tile_ && analysedTextOutdated())
-            who += QStringLiteral(" as its text was earlier: <code>%1</code>")
-                       .arg(elided(analysedText_).toHtmlEscaped());
+            who += sourceRemoved_ ? QStringLiteral(" (removed from the project)")
+                                  : QStringLiteral(" as its text was earlier: <code>%1</code>")
+                                        .arg(elided(analysedText_).toHtmlEscaped());
         t = QStringLiteral("<b>Analysing</b> %1").arg(who);
         if (tile_) {
             QStringList dims;

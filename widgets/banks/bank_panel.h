@@ -69,6 +69,8 @@ public:
     // again when that text comes back. The active layout's evaluation decides for it (analysed
     // again, or marked), so that typing does not flash the mark.
     void projectLayoutTextChanged(const QString& name, const QString& text, bool active);
+    // A layout was removed from the project: numbers shown for it are marked as such.
+    void projectLayoutRemoved(const QString& name);
     // Another project was opened: nothing shown belongs to it. Results, the layout, the access
     // choice (back to "fit the layout"), store and vector are reset.
     void resetForProject();
@@ -163,6 +165,7 @@ private:
     QString changingName_;                // the active layout being evaluated (empty: none)
     QString analysedName_, analysedText_; // what the numbers on screen were computed from
     QString sourceText_;                  // the text sourceName_ has in the project now
+    bool sourceRemoved_ = false;          // sourceName_ was removed from the project
     // The numbers are for another text than the one their layout has now.
     bool analysedTextOutdated() const;
     bool noProjectLayout_ = false;  // after a project switch, until a layout arrives
