@@ -545,6 +545,25 @@ private slots:
         QVERIFY(std::abs(v.zoomRelative() - before) > 0.01);
         QVERIFY(!spy.isEmpty());
         QCOMPARE(spy.last().at(0).toDouble(), v.zoomRelative());
+
+        // An overlay set through the renderer (the bank heat map's way) whose legend takes
+        // room: what fits changes without the view being told, and is announced after the
+        // repaint it asks for.
+        struct Striped : CellColorOverlay {
+            std::optional<QRgb> cellColor(int, int) const override { return qRgb(200, 0, 0); }
+            std::vector<LegendEntry> legend() const override {
+                std::vector<LegendEntry> l;
+                for (int k = 0; k < 40; ++k)
+                    l.push_back({QColor::fromHsv(k * 9, 200, 200),
+                                 QStringLiteral("a long legend entry number %1").arg(k)});
+                return l;
+            }
+        };
+        const double plain = v.zoomRelative();
+        v.renderer().setCellColorOverlay(std::make_shared<Striped>());
+        v.update();
+        QTRY_VERIFY(std::abs(v.zoomRelative() - plain) > 0.01);
+        QTRY_COMPARE(spy.last().at(0).toDouble(), v.zoomRelative());
     }
 };
 

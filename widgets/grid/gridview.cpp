@@ -637,6 +637,8 @@ void GridView::paintEvent(QPaintEvent* e) {
     // Overlays change through renderer() without telling the view: a shown tooltip is checked
     // after the repaint they ask for.
     if (!tipText_.isEmpty()) QTimer::singleShot(0, this, &GridView::refreshToolTip);
+    // So is what fits (an overlay's legend takes room): the relative zoom is checked likewise.
+    QTimer::singleShot(0, this, &GridView::announceZoom);
     drawnCols_.clear();
     drawnRows_.clear();
     QPainter p(this);
