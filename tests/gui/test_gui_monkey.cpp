@@ -140,7 +140,7 @@ bool monkeyMayTrigger(const QAction* a) {
     for (const char* no :
          {"…",      "...",         "Quit",      "Close",  "Exit",         "Open",    "Save",
           "Export", "Print",       "About",     "Run",    "Import",       "Recover", "New Window",
-          "Follow", "Full Screen", "Presenter", "Recent", "Clear Recent", "Log"})
+          "Follow", "Full Screen", "Presenter", "Recent", "Clear Recent", "Log",     "Compile"})
         if (t.contains(QString::fromUtf8(no), Qt::CaseInsensitive)) return false;
     for (const QObject* p = a->parent(); p; p = p->parent())
         if (auto* m = qobject_cast<const QMenu*>(p); m && m->title().contains(QLatin1String("Log")))
