@@ -5,7 +5,8 @@ SAMPLE ?= samples/default.tilescope.json
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test bench format asan fuzz clean install package
+.PHONY: all deps configure build run test bench format asan fuzz clean install package \
+	monkey-long fault-long
 
 all: build
 
@@ -39,6 +40,32 @@ bench: build
 
 asan: deps
 	cmake --preset asan && cmake --build --preset asan -j $(JOBS) && ctest --preset asan -j $(JOBS)
+
+# The long forms of the GUI monkey and of the crash tests, under ASan+UBSan+LSan
+# (docs/hardening.md records their runs): MONKEY_STEPS steps from each of MONKEY_SEEDS; FAULT_ROUNDS
+# SIGKILLs during saves, autosaves and exports, then the recovery tests. Only their targets are
+# built (the whole ASan suite is big).
+MONKEY_SEEDS ?= 1 2 3
+MONKEY_STEPS ?= 3000
+FAULT_ROUNDS ?= 60
+# QtTest's watchdog ends a test function after 5 minutes: the long forms take longer.
+ASAN_ENV = QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=7200000 ASAN_OPTIONS=detect_leaks=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0
+
+monkey-long:
+	cmake --preset asan && cmake --build --preset asan -j $(JOBS) --target test_gui_monkey
+	for s in $(MONKEY_SEEDS); do \
+	  $(ASAN_ENV) TILESCOPE_MONKEY_SEED=$$s TILESCOPE_MONKEY_STEPS=$(MONKEY_STEPS) \
+	    build-asan/tests/test_gui_monkey || exit 1; \
+	done
+
+fault-long:
+	cmake --preset asan && cmake --build --preset asan -j $(JOBS) --target tilescope \
+	  test_fault_atomicity test_recovery_kill test_recovery_lock
+	$(ASAN_ENV) TILESCOPE_FAULT_ROUNDS=$(FAULT_ROUNDS) build-asan/tests/test_fault_atomicity
+	$(ASAN_ENV) build-asan/tests/test_recovery_kill
+	$(ASAN_ENV) build-asan/tests/test_recovery_lock
 
 fuzz: deps
 	bash tools/fuzz.sh $(or $(SECONDS_PER_TARGET),60)

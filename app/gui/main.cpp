@@ -400,6 +400,10 @@ int main(int argc, char** argv) {
     // the project, edit again and autosave, then (once the grid is current) export a PNG, over
     // and over, so that a SIGKILL lands inside the writes.
     if (qEnvironmentVariableIsSet("TILESCOPE_TEST_SAVE_LOOP")) {
+        static const auto announce = [](const char* what, int k) {
+            std::printf("tilescope: %s %d\n", what, k);
+            std::fflush(stdout);
+        };
         auto* loop = new QTimer(&w);
         QObject::connect(loop, &QTimer::timeout, &w, [&w, k = 0, phase = 0]() mutable {
             tsw::DocumentModel* doc = w.document();
@@ -415,16 +419,21 @@ int main(int argc, char** argv) {
                 for (int n = 0; n < 3000; ++n)
                     text += line;
                 doc->setText(doc->active(), text);
+                // Each write is announced before it starts, so that the test knows which one a
+                // kill interrupted (the announcement without its result).
+                announce("saving", k);
                 std::printf("tilescope: saved %d %s\n", k,
                             w.saveFile(doc->filePath()) ? "ok" : "failed");
                 phase = 1;
             } else if (phase == 1) {
                 doc->setText(doc->active(),
                              QString::fromStdString(doc->activeLayout()->text) + QLatin1Char(' '));
+                announce("autosaving", k);
                 std::printf("tilescope: autosaved %d %d\n", k, int(w.recovery()->autosaveNow()));
                 phase = 2;
             } else {
                 if (w.gridState()->state() != tsw::ResultState::State::Current) return;
+                announce("exporting", k);
                 std::printf("tilescope: exported %d %d\n", k,
                             int(w.exportView(qEnvironmentVariable("TILESCOPE_TEST_SAVE_LOOP"), 4)));
                 phase = 0;

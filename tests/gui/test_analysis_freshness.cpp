@@ -219,6 +219,90 @@ private slots:
         QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
     }
 
+    // Numbers for an earlier text stay marked as such whichever layout is active. They were
+    // shown as current, under the layout's name, once another layout was selected (found by
+    // the GUI monkey: seed 1, step 937, after an undo turned the analysed T.Layout back into a
+    // fragment).
+    void bankNumbersOfAnEarlierTextStayMarked() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        QVERIFY(w.openFile(sample("default")));
+        auto* bank = w.findChild<BankPanel*>();
+        QVERIFY(bank);
+        DocumentModel* d = w.document();
+        const int t = layoutIndex(d, QStringLiteral("transpose 4x4"));
+        const int frag = layoutIndex(d, QStringLiteral("gemm 8x8 fragment"));
+        QVERIFY(t >= 0 && frag >= 0);
+        d->setActive(t);
+        QTRY_VERIFY(bank->sourceText().contains(QStringLiteral("«transpose 4x4»")));
+        QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
+        auto earlierText = [&] {
+            QTRY_VERIFY(!w.evaluator()->busy());
+            QTRY_VERIFY(!bank->analysisPending());
+            QCoreApplication::processEvents();
+            QVERIFY2(bank->resultState()->state() != ResultState::State::Current,
+                     qPrintable(bank->sourceText()));
+            QVERIFY2(bank->sourceText().contains(QStringLiteral("as its text was earlier")),
+                     qPrintable(bank->sourceText()));
+        };
+
+        // Edited into a fragment, then another layout: still the earlier text's numbers.
+        d->setText(t, QStringLiteral("make_gemm_c_fragment((32, 32), 128)"));
+        QTRY_VERIFY_WITH_TIMEOUT(bank->noteText().contains(QStringLiteral("T.Fragment")), 60000);
+        earlierText();
+        d->setActive(frag);
+        QTRY_VERIFY(bank->noteText().contains(QStringLiteral("«gemm 8x8 fragment»")));
+        earlierText();
+
+        // Undone (which activates the layout): the numbers are its text's again.
+        d->undoStack()->undo();
+        QCOMPARE(d->active(), t);
+        QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
+        QVERIFY(!bank->sourceText().contains(QStringLiteral("earlier")));
+
+        // Redone, and the fragment selected again: marked again.
+        d->undoStack()->redo();
+        QTRY_VERIFY_WITH_TIMEOUT(bank->noteText().contains(QStringLiteral("T.Fragment")), 60000);
+        d->setActive(frag);
+        QTRY_VERIFY(bank->noteText().contains(QStringLiteral("«gemm 8x8 fragment»")));
+        earlierText();
+    }
+
+    // Numbers for a layout that was removed from the project are marked as such (found by the
+    // GUI monkey: seed 1, step 1264, Edit > Delete Layout, showed them as current under the
+    // removed layout's name).
+    void bankNumbersOfARemovedLayoutAreMarked() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        QVERIFY(w.openFile(sample("default")));
+        auto* bank = w.findChild<BankPanel*>();
+        QVERIFY(bank);
+        DocumentModel* d = w.document();
+        // A layout pasted over with a T.Layout (analysed), whose neighbour is a fragment.
+        const int acc = layoutIndex(d, QStringLiteral("accumulator 32x32, 128 threads"));
+        QCOMPARE(acc + 1, layoutIndex(d, QStringLiteral("mma A operand, warp, replicated")));
+        d->setActive(acc);
+        d->setText(acc, QStringLiteral("T.Layout([8, 8], lambda i, j: (j, i))"));
+        QTRY_VERIFY(
+            bank->sourceText().contains(QStringLiteral("«accumulator 32x32, 128 threads»")));
+        QTRY_VERIFY(!w.evaluator()->busy());
+        QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
+
+        // Removed: the fragment after it becomes active, the numbers stay, marked.
+        d->removeLayout(acc);
+        QTRY_VERIFY(bank->noteText().contains(QStringLiteral("«mma A operand, warp, replicated»")));
+        QTRY_VERIFY(!w.evaluator()->busy());
+        QCoreApplication::processEvents();
+        QVERIFY(bank->resultState()->state() != ResultState::State::Current);
+        QVERIFY2(bank->sourceText().contains(QStringLiteral("removed from the project")),
+                 qPrintable(bank->sourceText()));
+
+        // Undone: the layout is back and active, and the numbers are its own again.
+        d->undoStack()->undo();
+        QTRY_COMPARE(bank->resultState()->state(), ResultState::State::Current);
+        QVERIFY(!bank->sourceText().contains(QStringLiteral("removed")));
+    }
+
     // The same through a lesson step, whose saved analysis sets the panel's access: a step's
     // text edited into a fragment keeps the numbers only as those of its earlier text.
     void lessonStepEditedIntoAFragmentIsNamedAsEarlierText() {

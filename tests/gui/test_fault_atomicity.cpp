@@ -1,8 +1,11 @@
 // Saves, autosaves and exports survive SIGKILL at any point: the real `tilescope` binary runs a
 // loop that edits, saves the project (about 300 KB a write), autosaves and exports a PNG, and is
-// killed after a seeded random delay, again and again. After every kill the project file must be
-// a whole version (the original or one of the loop's saves, never torn), the autosave must be a
-// whole document that recovery offers, and the export either absent or a complete PNG.
+// killed again and again: in turn just as a save, an autosave or an export starts (the loop
+// announces each), and after a seeded random delay. After every kill the project file must be a
+// whole version (the original or one of the loop's saves, never torn), every autosave left a
+// whole document that recovery offers for this project, and the export absent or a complete
+// PNG. The loop's last words tell which write each kill interrupted; every kind must have been
+// interrupted at least once.
 #include "document/documentmodel.h"
 #include "document/recovery.h"
 #include "test_process_helpers.h"
@@ -18,8 +21,10 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 #include <csignal>
+#include <map>
 #include <sys/types.h>
 
 using namespace tsw;
@@ -74,16 +79,33 @@ private slots:
         QVERIFY(QFile::copy(QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json"),
                             project));
         QFile::setPermissions(project, QFile::ReadOwner | QFile::WriteOwner);
+        // This process reads the recovery directory too (RecoveryManager::pending below): the
+        // killed sessions' one, not this test binary's default.
+        qputenv("TILESCOPE_RECOVERY_DIR", recoveryDir.toLocal8Bit());
         const QString original = activeText(readAll(project));
         QVERIFY(!original.isEmpty());
 
         // TILESCOPE_FAULT_ROUNDS: the long form of this test (docs/hardening.md).
         const int rounds = qEnvironmentVariableIntValue("TILESCOPE_FAULT_ROUNDS") > 0
                                ? qEnvironmentVariableIntValue("TILESCOPE_FAULT_ROUNDS")
-                               : 6;
+                               : 8;
         QRandomGenerator rng(20261201);
         int saves = 0, autosaves = 0, exports = 0, loopVersions = 0, recoveries = 0, pngs = 0;
-        for (int round = 0; round < rounds; ++round) {
+        // Kills that landed inside a save, an autosave, an export (announced, not finished).
+        std::map<QByteArray, int> interrupted;
+        static const QByteArray kWrites[] = {"saving", "autosaving", "exporting"};
+        // A kill aimed at a write can come after it ended on a loaded machine (the announcement
+        // is read late): a kind of write no kill has landed in yet gets further aimed rounds, up
+        // to 16 more, rather than the test depending on the machine's load.
+        auto missing = [&]() -> int {
+            for (int w = 0; w < 3; ++w)
+                if (interrupted[kWrites[w]] == 0) return w;
+            return -1;
+        };
+        int played = 0;
+        for (int round = 0; round < rounds || (missing() >= 0 && round < rounds + 16); ++round) {
+            ++played;
+            const int aim = round < rounds ? round % 4 : missing();
             QProcess app;
             QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
             e.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
@@ -97,7 +119,6 @@ private slots:
             app.setProcessChannelMode(QProcess::MergedChannels);
             app.start(QStringLiteral(TILESCOPE_GUI_BIN), {project});
             QVERIFY2(app.waitForStarted(20000), qPrintable(app.errorString()));
-            // Kill once the loop runs, at a random point of a later iteration.
             QByteArray out;
             QElapsedTimer t;
             t.start();
@@ -106,13 +127,32 @@ private slots:
                 out += app.readAll();
             }
             QVERIFY2(out.contains("tilescope: saved"), out.constData());
-            QTest::qWait(int(rng.bounded(50, 1500)));
+            // Rounds 0-2 of every 4 aim at a write: the kill follows the announcement of the
+            // next save, autosave or export within a few milliseconds. Round 3 kills after a
+            // random delay, wherever the loop is.
+            if (aim < 3) {
+                const QByteArray marker = "tilescope: " + kWrites[aim] + ' ';
+                const qsizetype seen = out.count(marker);
+                t.restart();
+                while (out.count(marker) == seen && t.elapsed() < 60000) {
+                    app.waitForReadyRead(1);
+                    out += app.readAll();
+                }
+                QVERIFY2(out.count(marker) > seen, out.right(2000).constData());
+                QThread::usleep(rng.bounded(0, 8000));
+            } else {
+                QTest::qWait(int(rng.bounded(50, 1500)));
+            }
             ::kill(pid_t(app.processId()), SIGKILL);
             QVERIFY(app.waitForFinished(20000));
             out += app.readAll();
             saves += int(out.count("tilescope: saved"));
             autosaves += int(out.count("tilescope: autosaved"));
             exports += int(out.count("tilescope: exported"));
+            // The loop's last line: an announcement means the kill landed inside that write.
+            const QList<QByteArray> lines = out.trimmed().split('\n');
+            for (const QByteArray& w : kWrites)
+                if (lines.last().startsWith("tilescope: " + w + ' ')) ++interrupted[w];
 
             // The project is one whole version.
             const QString text = activeText(readAll(project));
@@ -121,9 +161,11 @@ private slots:
                      qPrintable(QStringLiteral("round %1: torn project file").arg(round)));
             if (text != original) ++loopVersions;
 
-            // Every autosave left is a whole document that recovery offers and reads back.
+            // Every autosave left is a whole document that recovery offers, for this project,
+            // and reads back.
             const QList<RecoveryEntry> pending = RecoveryManager::pending();
             for (const RecoveryEntry& r : pending) {
+                QCOMPARE(r.original, project);
                 DocumentModel doc;
                 QString error;
                 QVERIFY2(doc.load(r.file, &error),
@@ -137,6 +179,14 @@ private slots:
                 RecoveryManager::discard(r);
             }
 
+            // No half-written temporary is left beside the project or the export.
+            QStringList left = QDir(tmp.path()).entryList(QDir::Files);
+            left.removeAll(QFileInfo(project).fileName());
+            left.removeAll(QFileInfo(png).fileName());
+            QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("round %1: left behind: %2")
+                                                    .arg(round)
+                                                    .arg(left.join(QLatin1Char(' ')))));
+
             // The export is absent or a complete image.
             if (QFile::exists(png)) {
                 QImageReader reader(png);
@@ -147,15 +197,24 @@ private slots:
                 ++pngs;
             }
         }
-        qInfo("%d rounds: %d saves, %d autosaves, %d exports before the kills; project changed "
-              "%d times; %d autosaves recovered; %d PNGs whole",
-              rounds, saves, autosaves, exports, loopVersions, recoveries, pngs);
+        // Nothing of the killed sessions is left behind once recovery has been dealt with.
+        QVERIFY(RecoveryManager::pending().isEmpty());
+        QCOMPARE(QDir(recoveryDir).entryList(QDir::Files | QDir::NoDotAndDotDot).join(' '),
+                 QString());
+        qInfo("%d rounds: %d saves, %d autosaves, %d exports before the kills; kills inside a "
+              "save %d, an autosave %d, an export %d; project changed %d times; %d autosaves "
+              "recovered; %d PNGs whole",
+              played, saves, autosaves, exports, interrupted["saving"], interrupted["autosaving"],
+              interrupted["exporting"], loopVersions, recoveries, pngs);
         // The kills landed while the loop was writing, not before it started.
         QVERIFY(saves >= rounds);
         QVERIFY(autosaves > 0);
         QVERIFY(exports > 0);
         QVERIFY(loopVersions > 0);
+        QVERIFY(recoveries > 0);
         QVERIFY(pngs > 0);
+        for (const QByteArray& w : kWrites)
+            QVERIFY2(interrupted[w] > 0, "no kill landed inside " + w);
     }
 };
 

@@ -11,6 +11,7 @@
 
 #include <QScrollBar>
 #include <QSet>
+#include <QSignalSpy>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <QtTest>
@@ -562,6 +563,96 @@ private slots:
                      (cell && QToolTip::text() == v.toolTipFor(cell->y(), cell->x())),
                  qPrintable(QToolTip::text()));
         QToolTip::hideText();
+    }
+
+    // Whoever shows the hovered cell (status bar, Details) is told what it is after a new model:
+    // the new model's cell under the mouse, or none. The renderer forgets its hovered cell with
+    // the model, and the view re-announced only the cell it still had (none): after an edit
+    // that kept the grid's size, the status bar kept describing the previous layout's cell
+    // (found by the GUI monkey).
+    void hoveredCellIsAnnouncedForANewModel() {
+        GridView v;
+        v.resize(700, 600);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(gridOf("T.Layout([8, 8], lambda i, j: (j, i))"));
+        QCoreApplication::processEvents();
+        QSignalSpy spy(&v, &GridView::cellHovered);
+        const QPoint at = v.gridRectOnScreen().center().toPoint();
+        // The pointer itself is there too: Qt sends a view that a shown or hidden scrollbar
+        // leaves elsewhere a Leave event.
+        QCursor::setPos(v.mapToGlobal(at));
+        QCoreApplication::processEvents();
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(v.mapToGlobal(at)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(&v, &move);
+        const auto hovered = v.hoveredCell();
+        QVERIFY(hovered.has_value());
+        QVERIFY(!spy.isEmpty());
+        auto lastIs = [&](int row, int col) {
+            return !spy.isEmpty() && spy.last().at(0).toInt() == row &&
+                   spy.last().at(1).toInt() == col;
+        };
+        QVERIFY(lastIs(hovered->y(), hovered->x()));
+
+        // An edit of the same size, view kept: the same cell, announced again for the new model.
+        spy.clear();
+        v.setModel(gridOf("T.Layout([8, 8], lambda i, j: (i, j))"), true);
+        QCOMPARE(v.hoveredCell(), hovered);
+        QVERIFY(lastIs(hovered->y(), hovered->x()));
+
+        // Another size: the view fits it, and the cell under the mouse is that model's.
+        spy.clear();
+        v.setModel(gridOf("T.Layout([2, 3], lambda i, j: (j, i))"));
+        const auto cell = v.cellAtWidget(QPointF(at));
+        QVERIFY(cell.has_value());
+        QCOMPARE(v.hoveredCell(), cell);
+        QVERIFY(lastIs(cell->y(), cell->x()));
+
+        // No grid: no cell.
+        spy.clear();
+        v.setModel(GridModel());
+        QVERIFY(!v.hoveredCell().has_value());
+        QVERIFY(lastIs(-1, -1));
+    }
+
+    // The zoom shown beside the grid (the status bar's "zoom N%") is relative to what fits: a
+    // resize of a zoomed view changes it with the scale unchanged, and it is announced. It was
+    // not: opening a panel below the grid left the status bar at the old percentage (found by
+    // the GUI monkey).
+    void relativeZoomIsAnnouncedOnResize() {
+        GridView v;
+        v.resize(700, 600);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(gridOf("T.Layout([8, 8], lambda i, j: (j, i))"));
+        v.zoomIn();
+        QSignalSpy spy(&v, &GridView::zoomRelativeChanged);
+        const double before = v.zoomRelative();
+        v.resize(700, 300);
+        QCoreApplication::processEvents();
+        QVERIFY(std::abs(v.zoomRelative() - before) > 0.01);
+        QVERIFY(!spy.isEmpty());
+        QCOMPARE(spy.last().at(0).toDouble(), v.zoomRelative());
+
+        // An overlay set through the renderer (the bank heat map's way) whose legend takes
+        // room: what fits changes without the view being told, and is announced after the
+        // repaint it asks for.
+        struct Striped : CellColorOverlay {
+            std::optional<QRgb> cellColor(int, int) const override { return qRgb(200, 0, 0); }
+            std::vector<LegendEntry> legend() const override {
+                std::vector<LegendEntry> l;
+                for (int k = 0; k < 40; ++k)
+                    l.push_back({QColor::fromHsv(k * 9, 200, 200),
+                                 QStringLiteral("a long legend entry number %1").arg(k)});
+                return l;
+            }
+        };
+        const double plain = v.zoomRelative();
+        v.renderer().setCellColorOverlay(std::make_shared<Striped>());
+        v.update();
+        QTRY_VERIFY(std::abs(v.zoomRelative() - plain) > 0.01);
+        QTRY_COMPARE(spy.last().at(0).toDouble(), v.zoomRelative());
     }
 };
 

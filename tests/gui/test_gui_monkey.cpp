@@ -1,36 +1,67 @@
 // A seeded monkey on the real main window: it types, deletes, pastes layouts (valid, broken,
 // huge, other notations), undoes and redoes, switches layouts, triggers menu actions, opens
-// samples, resizes the window, zooms and clicks the grid. After every step, once the evaluation
-// has settled, it checks that every number on screen belongs to the current input:
+// samples and sample logs, opens and closes panels from View > Panels, resizes the window,
+// zooms, clicks, hovers and drags the grid (pans), drags the dock separators, drops files and
+// text on the window, drives the bank panel (access, dtype, store, steps, its slider) and the
+// inference trace (rows, Layouts/Differences, Hide repeats, dragging its grids). After every
+// step, once everything has settled, it checks that every number on screen belongs to the
+// current input, recomputed here from core, not read back from the widgets' own state:
 //  - the editor shows the active layout's text;
 //  - a current grid is exactly what evaluating that text gives (its title), and the status bar
-//    and the details pane describe the same grid; an error state means the text really fails,
-//    and the editor's error is that failure's;
-//  - a bank panel that shows totals analyses the active layout (or says which text it analyses).
+//    (layout summary, hovered cell, zoom) and the Details pane (title, repr, hovered cell,
+//    highlight with its cell count) describe that same grid; an error state means the text
+//    really fails, and the editor's error is that failure's;
+//  - the bank panel's totals and step line are what its shown inputs give, it names a layout
+//    of the project whose text those inputs are, and follows the active T.Layout;
+//  - the trace viewer's event, conflict, problem and line counts are core's parse of the log
+//    the monkey loaded last, and a conflict's difference counts are core's diff of the two
+//    layouts of the event selected in its list.
 // Any Qt warning (a dangling object, a bad connection, a painter on a dead device) fails it.
 // TILESCOPE_MONKEY_STEPS / TILESCOPE_MONKEY_SEED run it longer or from another seed
-// (docs/hardening.md); the default is a short seeded run for CI.
+// (docs/hardening.md, `make monkey-long`); the default is a short seeded run for CI.
 #include "test_gui_common.h"
 
+#include "banks/bank_analysis.h"
 #include "banks/bank_panel.h"
 #include "common/result_state.h"
 #include "document/documentmodel.h"
 #include "editor/evaluator.h"
 #include "editor/mappingeditor.h"
 #include "grid/gridview.h"
+#include "trace/trace_viewer.h"
 #include "window/detailspane.h"
 #include "window/mainwindow.h"
+#include "window/window_panels.h"
+
+#include "tilescope/layout/layout_diff.h"
+#include "tilescope/trace/dump.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTextDocumentFragment>
+#include <QToolButton>
+#include <QUrl>
 #include <QtTest>
+#include <map>
 #include <random>
 
 using namespace tsw;
@@ -51,6 +82,7 @@ bool benign(const QString& m) {
 }
 
 void messageHandler(QtMsgType type, const QMessageLogContext&, const QString& msg) {
+    if (type == QtInfoMsg) fprintf(stderr, "QINFO: %s\n", qPrintable(msg));
     if (type == QtDebugMsg || type == QtInfoMsg) return;
     if (benign(msg)) return;
     qtWarnings() << msg;
@@ -68,6 +100,8 @@ const QStringList kPastes = {
                    "forward_index_fn=lambda i, j: j % 4)"),
     QStringLiteral("T.Fragment([16], forward_thread_fn=lambda i: i ^ (i >> 2))"),
     QStringLiteral("make_full_bank_swizzled_layout(32, 64, 16)"),
+    QStringLiteral("make_linear_layout((32, 32), \"float32\")"),
+    QStringLiteral("T.Layout([32, 33], lambda i, j: i * 33 + j)"),
     QStringLiteral("((2,4),8):((1,16),2)"),
     QStringLiteral("Sw<3,3,3> o 0 o (8,64):(64,1)"),
     QStringLiteral("DistributedLinearLayout(reg_bases=[[0, 1], [8, 0]], lane_bases=[[0, 2], "
@@ -84,16 +118,94 @@ const QStringList kPastes = {
     QStringLiteral("((("),
 };
 
+// What a user types as the bank panel's access: fitting, misfitting and broken ones.
+const QStringList kAccesses = {
+    QStringLiteral("ldmatrix:x4"),
+    QStringLiteral("ldmatrix:x1"),
+    QStringLiteral("ldmatrix:x2.trans"),
+    QStringLiteral("stmatrix:x4"),
+    QStringLiteral("lanes:lambda t: (t, 0)"),
+    QStringLiteral("lanes:lambda t: (0, t)"),
+    QStringLiteral("lanes:lambda t, k: (t, k)"),
+    QStringLiteral("lanes:lambda t: (t + 32, 0)"),
+    QStringLiteral("lanes:lambda t: ("),
+    QStringLiteral("nonsense"),
+};
+
 // Actions whose job is a modal dialog, leaving the app, or a child process: not the monkey's.
+// Sample logs are opened by their own step, which knows which log it loaded.
 bool monkeyMayTrigger(const QAction* a) {
     const QString t = a->text();
     if (!a->isEnabled() || a->isSeparator() || a->menu() || t.isEmpty()) return false;
     for (const char* no :
          {"…",      "...",         "Quit",      "Close",  "Exit",         "Open",    "Save",
           "Export", "Print",       "About",     "Run",    "Import",       "Recover", "New Window",
-          "Follow", "Full Screen", "Presenter", "Recent", "Clear Recent", "Log"})
+          "Follow", "Full Screen", "Presenter", "Recent", "Clear Recent", "Log",     "Compile"})
         if (t.contains(QString::fromUtf8(no), Qt::CaseInsensitive)) return false;
+    for (const QObject* p = a->parent(); p; p = p->parent())
+        if (auto* m = qobject_cast<const QMenu*>(p); m && m->title().contains(QLatin1String("Log")))
+            return false;
     return true;
+}
+
+QString plain(const QString& richText) {
+    QString t = QTextDocumentFragment::fromHtml(richText).toPlainText();
+    t.replace(QChar(0x00a0), QLatin1Char(' '));
+    return t;
+}
+
+// A sub-menu of the menu bar by its title ("&View" > "&Panels").
+QMenu* subMenu(QMainWindow& w, const QString& top, const QString& sub) {
+    for (QAction* a : w.menuBar()->actions())
+        if (a->menu() && a->text() == top)
+            for (QAction* b : a->menu()->actions())
+                if (b->menu() && b->text() == sub) return b->menu();
+    return nullptr;
+}
+
+// What core makes of a log file, computed once per file: the events as the viewer lists them,
+// and the line count.
+struct LogTruth {
+    std::vector<ts::dump::Event> events;
+    std::size_t lines = 0;
+};
+
+const LogTruth& logTruth(const QString& path) {
+    static std::map<QString, LogTruth> cache;
+    auto it = cache.find(path);
+    if (it != cache.end()) return it->second;
+    QFile f(path);
+    const QByteArray bytes = f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    ts::dump::Parser p;
+    LogTruth t;
+    t.events = p.feed(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    for (auto& e : p.finish())
+        t.events.push_back(std::move(e));
+    t.lines = p.lines();
+    return cache.emplace(path, std::move(t)).first->second;
+}
+
+bool isConflictKind(ts::dump::EventKind k) {
+    using K = ts::dump::EventKind;
+    return k == K::Conflict || k == K::AliasConflict || k == K::ParallelConflict ||
+           k == K::ReduceConflict;
+}
+
+// The two layouts a conflict compares, by the roles TileLang prints them under.
+std::pair<const ts::dump::DumpLayout*, const ts::dump::DumpLayout*>
+conflictPair(const ts::dump::Event& e) {
+    using K = ts::dump::EventKind;
+    switch (e.kind) {
+    case K::Conflict:
+    case K::AliasConflict:
+        return {e.layout("current"), e.layout("previous")};
+    case K::ParallelConflict:
+        return {e.layout("loop"), e.layout("fragment")};
+    case K::ReduceConflict:
+        return {e.layout("orig_dst_layout"), e.layout("reducer_layout")};
+    default:
+        return {nullptr, nullptr};
+    }
 }
 
 } // namespace
@@ -103,25 +215,51 @@ class TestGuiMonkey : public QObject {
 
     std::mt19937 rng_;
     int pick(int n) { return n <= 1 ? 0 : int(rng_() % unsigned(n)); }
+    int steps_ = 0;     // steps taken (the first ones tour every kind of action)
+    QString loadedLog_; // the log the monkey last opened in the trace viewer
+    // How often each part of the invariant found something to check (none may stay at zero).
+    int checkedGrid_ = 0, checkedBank_ = 0, checkedTraceStatus_ = 0, checkedTraceDiff_ = 0,
+        checkedHover_ = 0, checkedHighlight_ = 0;
+    // How often a drag moved what it dragged.
+    int pans_ = 0, separatorDrags_ = 0, panelsOpened_ = 0;
 
-    // Waits until the evaluation of the current text has settled (or a long evaluation is
-    // visibly in progress, which is itself a state the views must describe honestly).
+    static BankPanel* bankPanel(MainWindow& w) { return w.findChild<BankPanel*>(); }
+    static QDockWidget* dockOf(QWidget* inside) {
+        for (QWidget* p = inside; p; p = p->parentWidget())
+            if (auto* d = qobject_cast<QDockWidget*>(p)) return d;
+        return nullptr;
+    }
+    static bool shown(QWidget* inside) {
+        QDockWidget* d = dockOf(inside);
+        return d && d->isVisible() && inside->isVisible();
+    }
+
+    // Waits until the evaluation of the current text, the bank analysis and the trace import
+    // have settled (or a long evaluation is visibly in progress, which is itself a state the
+    // views must describe honestly).
     static void settle(MainWindow& w) {
         QElapsedTimer t;
         t.start();
         QTest::qWait(5);
-        while (t.elapsed() < 20000) {
+        BankPanel* bank = bankPanel(w);
+        while (t.elapsed() < 30000) {
             const auto s = w.gridState()->state();
+            const auto b = bank->resultState()->state();
             if (s != ResultState::State::Pending && s != ResultState::State::Stale &&
-                !w.editor()->isBusy())
+                !w.editor()->isBusy() && !bank->analysisPending() &&
+                b != ResultState::State::Pending && !w.traceViewer()->busy())
                 break;
             QTest::qWait(10);
         }
         QCoreApplication::processEvents();
     }
 
-    // The invariant: what is on screen belongs to the current input.
-    static QString violation(MainWindow& w) {
+    static QLabel* label(QWidget& w, const char* name) {
+        return w.findChild<QLabel*>(QLatin1String(name));
+    }
+
+    // The grid part: grid, status bar and Details pane against an evaluation of the text.
+    QString gridViolation(MainWindow& w) {
         DocumentModel* d = w.document();
         const ts::DocLayout* active = d->activeLayout();
         const auto state = w.gridState()->state();
@@ -140,57 +278,440 @@ class TestGuiMonkey : public QObject {
                 return QStringLiteral("stale grid without 'evaluating' in the status bar");
             return {};
         }
-        const GridModel& shown = w.gridView()->model();
+        GridView* grid = w.gridView();
+        const GridModel& shownGrid = grid->model();
         const EvalResult want = LayoutEvaluator::compute(
-            text, shown.isEmpty() ? ViewMode::Input : shown.viewMode(),
-            shown.isEmpty() ? ColorMode::Thread : shown.colorMode(), CancelToken(), nullptr);
+            text, shownGrid.isEmpty() ? ViewMode::Input : shownGrid.viewMode(),
+            shownGrid.isEmpty() ? ColorMode::Thread : shownGrid.colorMode(), CancelToken(),
+            nullptr);
+        const QString zoom =
+            QStringLiteral("zoom %1%").arg(int(std::round(grid->zoomRelative() * 100)));
+        const QStringList statusLabels = [&] {
+            QStringList s;
+            for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+                s << l->text();
+            return s;
+        }();
+        if (!shownGrid.isEmpty() && !statusLabels.contains(zoom))
+            return QStringLiteral("the status bar's zoom is not '%1': %2")
+                .arg(zoom, statusLabels.join(QStringLiteral(" | ")));
+        const QString details = w.details()->plainText();
+        // The hovered cell, in the status bar and the Details pane, is a cell of the grid shown;
+        // the highlight's cell count is that grid's.
+        const GridModel& truth =
+            state == ResultState::State::Current && want.ok ? want.grid : shownGrid;
+        QLabel* statusCell = label(w, "statusCell");
+        if (!statusCell) return QStringLiteral("no status-bar cell label");
+        if (const auto hv = grid->hoveredCell(); hv && !shownGrid.isEmpty()) {
+            const CellInfo info = truth.info(hv->y(), hv->x());
+            const QString cellLine = QStringLiteral("cell %1   %2").arg(info.logical, info.label);
+            if (statusCell->text() != cellLine)
+                return QStringLiteral("status bar cell '%1', the hovered cell is '%2'")
+                    .arg(statusCell->text(), cellLine);
+            const QString where = QStringLiteral("row %1, col %2").arg(info.row).arg(info.col);
+            if (!details.contains(where) || !details.contains(info.logical) ||
+                (!info.threads.isEmpty() && !details.contains(info.threads)) ||
+                (!info.physical.isEmpty() && !details.contains(info.physical)))
+                return QStringLiteral("Details do not describe the hovered cell %1 (%2 %3 %4):\n%5")
+                    .arg(where, info.logical, info.threads, info.physical, details);
+            ++checkedHover_;
+        } else if (!statusCell->text().isEmpty() ||
+                   !details.contains(QStringLiteral("hover over the grid"))) {
+            return QStringLiteral("no cell is hovered, but the status bar says '%1' and the "
+                                  "Details:\n%2")
+                .arg(statusCell->text(), details);
+        }
+        if (const Highlight h = grid->highlight(); h.active() && !shownGrid.isEmpty()) {
+            int n = 0;
+            for (int r = 0; r < truth.rows(); ++r)
+                for (int c = 0; c < truth.cols(); ++c)
+                    n += truth.matches(r, c, h);
+            const QString want = QStringLiteral("%1: %2 cell%3")
+                                     .arg(truth.describe(h))
+                                     .arg(n)
+                                     .arg(n == 1 ? QString() : QStringLiteral("s"));
+            if (w.details()->highlightText() != want || !details.contains(want))
+                return QStringLiteral("Details highlight '%1', the grid's is '%2'")
+                    .arg(w.details()->highlightText(), want);
+            ++checkedHighlight_;
+        }
         if (state == ResultState::State::Current) {
             if (!want.ok)
                 return QStringLiteral("shown as current, but the text fails: ") + want.error;
-            if (shown.title() != want.grid.title())
+            if (shownGrid.title() != want.grid.title())
                 return QStringLiteral("grid '%1' is not the text's '%2'")
-                    .arg(shown.title(), want.grid.title());
-            if (!w.statusSummary().contains(shown.title()))
+                    .arg(shownGrid.title(), want.grid.title());
+            if (!w.statusSummary().contains(shownGrid.title()))
                 return QStringLiteral("status bar '%1' does not describe grid '%2'")
-                    .arg(w.statusSummary(), shown.title());
-            if (w.details()->layoutTitle() != shown.title())
+                    .arg(w.statusSummary(), shownGrid.title());
+            if (w.details()->layoutTitle() != shownGrid.title() ||
+                !details.contains(want.grid.title()))
                 return QStringLiteral("details pane '%1' does not describe grid '%2'")
-                    .arg(w.details()->layoutTitle(), shown.title());
+                    .arg(w.details()->layoutTitle(), shownGrid.title());
+            if (!want.repr.isEmpty() && !details.simplified().contains(want.repr.simplified()))
+                return QStringLiteral("details pane does not show the text's repr '%1':\n%2")
+                    .arg(want.repr, details);
             if (!w.editor()->errorText().isEmpty())
                 return QStringLiteral("an error beside a current grid: ") + w.editor()->errorText();
+            ++checkedGrid_;
         } else if (state == ResultState::State::Error) {
             if (want.ok) return QStringLiteral("error state, but the text evaluates");
             if (w.editor()->errorText().isEmpty() && !want.tooLarge)
                 return QStringLiteral("error state without an error in the editor");
-            if (!shown.isEmpty() && !w.gridView()->dimmed())
+            if (!shownGrid.isEmpty() && !grid->dimmed())
                 return QStringLiteral("a grid under an error is not marked");
             if (w.statusSummary().contains(QStringLiteral("Fragment")) &&
                 !w.statusSummary().contains(QStringLiteral("last valid")))
                 return QStringLiteral("status bar shows a layout summary under an error: ") +
                        w.statusSummary();
         }
-        // A bank panel with totals on screen analyses this layout, or says what it analyses.
-        if (auto* bank = w.findChild<BankPanel*>(); bank && bank->isVisible()) {
-            const QString totals = bank->totalsText();
-            // The line that names what is analysed and the note about the active layout under it
-            // (rich text: names are HTML-escaped there).
-            const QString source = bank->sourceText() + bank->noteText();
-            if (!totals.isEmpty() && !bank->errorText().isEmpty())
-                return QStringLiteral("bank totals '%1' beside the error '%2'")
-                    .arg(totals, bank->errorText());
-            if (!totals.isEmpty() &&
-                !source.contains(QString::fromStdString(active->name).toHtmlEscaped()) &&
-                !source.contains(QStringLiteral("typed below")))
-                return QStringLiteral("bank panel analyses '%1', the active layout is '%2'")
-                    .arg(source, QString::fromStdString(active->name));
-        }
         return {};
+    }
+
+    // The bank panel: its totals and step line are what its shown inputs give, and the layout
+    // it names is the project's layout with that text.
+    QString bankViolation(MainWindow& w) {
+        BankPanel* bank = bankPanel(w);
+        if (!shown(bank)) return {};
+        const QString totals = plain(label(*bank, "bankTotals")->text());
+        const QString source = plain(bank->sourceText());
+        const auto state = bank->resultState()->state();
+        if (state == ResultState::State::Error && !totals.isEmpty())
+            return QStringLiteral("bank totals '%1' beside the error '%2'")
+                .arg(totals, bank->errorText());
+        if (state != ResultState::State::Current || totals.isEmpty()) return {};
+        BankInput in;
+        in.layoutText = bank->layoutText();
+        in.accessText = bank->accessText();
+        in.autoAccess = bank->autoAccess();
+        in.dtype = bank->dtype();
+        in.vector = bank->findChild<QSpinBox*>()->value();
+        in.store = bank->storeBox()->isChecked();
+        const BankAnalysis a = analyzeBanks(in);
+        if (!a.ok || !a.cost)
+            return QStringLiteral("bank totals '%1' shown, but its inputs fail: %2")
+                .arg(totals, a.error);
+        const ts::PlanCost& c = *a.cost;
+        const auto n = qint64(c.instructions.size());
+        const QString want =
+            QStringLiteral("%1 instruction%2: %3 wavefront%4, ideal %5, excess %6 (ncu \"bank "
+                           "conflicts\"), efficiency %7%")
+                .arg(n)
+                .arg(n == 1 ? QString() : QStringLiteral("s"))
+                .arg(c.wavefronts)
+                .arg(c.wavefronts == 1 ? QString() : QStringLiteral("s"))
+                .arg(c.ideal)
+                .arg(c.excess)
+                .arg(100.0 * c.efficiency(), 0, 'f', 1);
+        if (totals != want)
+            return QStringLiteral("bank totals '%1', its inputs give '%2'").arg(totals, want);
+        // The step line: the instruction the slider is on.
+        const int step = bank->slider()->value();
+        const QString stepLine = label(*bank, "bankStepLabel")->text();
+        if (step >= 0 && step < int(n)) {
+            const ts::InstructionCost& ic = c.instructions[std::size_t(step)];
+            const QString head = QStringLiteral("%1/%2 ").arg(step + 1).arg(n);
+            const QString wf = QStringLiteral(": %1 wavefront%2, ideal %3, excess %4")
+                                   .arg(ic.wavefronts)
+                                   .arg(ic.wavefronts == 1 ? QString() : QStringLiteral("s"))
+                                   .arg(ic.ideal)
+                                   .arg(ic.excess);
+            if (!stepLine.startsWith(head) || !stepLine.contains(wf))
+                return QStringLiteral("bank step line '%1', instruction %2 gives '%3…%4'")
+                    .arg(stepLine)
+                    .arg(step + 1)
+                    .arg(head, wf);
+        }
+        // Whose numbers: a layout of the project with exactly the analysed text, by its name.
+        if (!source.contains(QStringLiteral("typed below"))) {
+            bool found = false;
+            for (int i = 0; i < w.document()->count() && !found; ++i) {
+                const ts::DocLayout& l = w.document()->layout(i);
+                found =
+                    source.contains(QStringLiteral("«%1»").arg(QString::fromStdString(l.name))) &&
+                    QString::fromStdString(l.text) == in.layoutText;
+            }
+            if (!found)
+                return QStringLiteral("bank panel '%1' shows current numbers for '%2', which is "
+                                      "no layout of the project by that name")
+                    .arg(source, in.layoutText);
+        }
+        // The active layout, when it is a T.Layout the grid shows, is the one analysed.
+        const ts::DocLayout* active = w.document()->activeLayout();
+        const GridModel& g = w.gridView()->model();
+        if (active && w.gridState()->state() == ResultState::State::Current &&
+            (g.kind() == GridModel::Kind::LayoutInput ||
+             g.kind() == GridModel::Kind::LayoutOutput) &&
+            in.layoutText != QString::fromStdString(active->text))
+            return QStringLiteral(
+                       "bank panel analyses '%1' as current, the active T.Layout is '%2'")
+                .arg(in.layoutText, QString::fromStdString(active->text));
+        ++checkedBank_;
+        return {};
+    }
+
+    // The trace viewer: its counts are core's parse of the log loaded last, and a conflict's
+    // difference counts are core's diff of the selected event's two layouts.
+    QString traceViolation(MainWindow& w) {
+        TraceViewer* tv = w.traceViewer();
+        if (!shown(tv) || loadedLog_.isEmpty() || tv->busy()) return {};
+        const LogTruth& truth = logTruth(loadedLog_);
+        int conflicts = 0, problems = 0;
+        for (const auto& e : truth.events) {
+            if (!e.ok()) ++problems;
+            if (!e.repeatOf && isConflictKind(e.kind)) ++conflicts;
+        }
+        const QString status = label(*tv, "traceStatus")->text();
+        static const QRegularExpression re(QStringLiteral(
+            "^(\\d+) events?, (\\d+) conflicts?, (\\d+) problems? · (\\d+) lines? · (.+)$"));
+        const auto m = re.match(status);
+        if (!m.hasMatch()) return QStringLiteral("trace status '%1' unreadable").arg(status);
+        const QString wantStatus = QStringLiteral("%1 events %2 conflicts %3 problems %4 lines %5")
+                                       .arg(truth.events.size())
+                                       .arg(conflicts)
+                                       .arg(problems)
+                                       .arg(truth.lines)
+                                       .arg(QFileInfo(loadedLog_).fileName());
+        const QString gotStatus =
+            QStringLiteral("%1 events %2 conflicts %3 problems %4 lines %5")
+                .arg(m.captured(1), m.captured(2), m.captured(3), m.captured(4), m.captured(5));
+        if (gotStatus != wantStatus)
+            return QStringLiteral("trace status '%1', core's parse of %2 gives '%3'")
+                .arg(status, loadedLog_, wantStatus);
+        ++checkedTraceStatus_;
+
+        // The selected row, as core's events listed with repeats hidden or not.
+        bool hide = false;
+        for (QCheckBox* b : tv->findChildren<QCheckBox*>())
+            if (b->text() == QLatin1String("Hide repeats")) hide = b->isChecked();
+        std::vector<const ts::dump::Event*> rows;
+        for (const auto& e : truth.events)
+            if (!hide || !e.repeatOf) rows.push_back(&e);
+        if (tv->list()->model()->rowCount() != int(rows.size()))
+            return QStringLiteral("trace list has %1 rows, core's parse %2 (hide repeats %3)")
+                .arg(tv->list()->model()->rowCount())
+                .arg(rows.size())
+                .arg(hide);
+        const QModelIndex cur = tv->list()->currentIndex();
+        if (!cur.isValid() || tv->pages()->currentIndex() != 2) return {};
+        if (cur.row() >= int(rows.size())) return QStringLiteral("trace row past the end");
+        const ts::dump::Event* e = rows[std::size_t(cur.row())];
+        // An exception that reports a conflict is shown with that conflict's layouts.
+        if (e->kind == ts::dump::EventKind::Error)
+            for (const auto& c : truth.events)
+                if (c.line == e->line && isConflictKind(c.kind)) {
+                    e = &c;
+                    break;
+                }
+        const auto [a, b] = conflictPair(*e);
+        if (!a || !b || !a->value || !b->value)
+            return QStringLiteral("trace shows a comparison for line %1, which has no pair")
+                .arg(e->line);
+        std::optional<ts::LayoutDiff> diff;
+        try {
+            diff = ts::diffLayouts(*a->value, *b->value);
+        } catch (const std::exception&) {
+            return {}; // the view says why instead of counts (checked by its own tests)
+        }
+        const QString counts = plain(label(*tv, "diffCounts")->text());
+        const auto& c = diff->counts;
+        const QString want = QStringLiteral("%1 of %2 cell%3 differ")
+                                 .arg(c.differing())
+                                 .arg(c.cells)
+                                 .arg(c.cells == 1 ? QString() : QStringLiteral("s"));
+        const QString chips =
+            QStringLiteral("thread %1 %2 %3 replica count %4 shape %5")
+                .arg(c.thread)
+                .arg(diff->fragments ? QStringLiteral("slot") : QStringLiteral("offset"))
+                .arg(c.slot)
+                .arg(c.replica)
+                .arg(c.shape);
+        if (!counts.startsWith(want) || !counts.simplified().contains(chips))
+            return QStringLiteral("trace counts '%1' for line %2; core's diff gives '%3 … %4'")
+                .arg(counts.simplified())
+                .arg(e->line)
+                .arg(want, chips);
+        if (tv->currentMappingText(0) != QString::fromStdString(a->mapping) ||
+            tv->currentMappingText(1) != QString::fromStdString(b->mapping))
+            return QStringLiteral("trace grids are not the layouts of line %1").arg(e->line);
+        ++checkedTraceDiff_;
+        return {};
+    }
+
+    // The invariant: what is on screen belongs to the current input.
+    QString violation(MainWindow& w) {
+        QString v = gridViolation(w);
+        if (v.isEmpty()) v = bankViolation(w);
+        if (v.isEmpty()) v = traceViolation(w);
+        return v;
+    }
+
+    static void mouse(QWidget* target, QEvent::Type type, QPoint p, Qt::MouseButton button,
+                      Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = {}) {
+        QMouseEvent ev(type, QPointF(p), QPointF(target->mapToGlobal(p)), button, buttons, mods);
+        QApplication::sendEvent(target, &ev);
+    }
+
+    // Press, a few moves with the button held, release: a drag as a hand makes one.
+    void drag(QWidget* target, QPoint from, QPoint to, Qt::MouseButton button) {
+        mouse(target, QEvent::MouseButtonPress, from, button, button);
+        const int moves = 2 + pick(6);
+        for (int k = 1; k <= moves; ++k) {
+            mouse(target, QEvent::MouseMove, from + (to - from) * k / moves, Qt::NoButton, button);
+            // A hand takes time between moves: the main window moves a separator on a timer.
+            QTest::qWait(1);
+        }
+        mouse(target, QEvent::MouseButtonRelease, to, button, Qt::NoButton);
+    }
+
+    QPoint anywhere(QWidget* wd) {
+        return QPoint(pick(std::max(1, wd->width())), pick(std::max(1, wd->height())));
+    }
+
+    // A point over the grid's cells, 3 times in 4 (else anywhere in the view: headers, legend,
+    // the margin around a small grid).
+    QPoint overCells(GridView* grid) {
+        const QRect cells = grid->cellArea().intersected(grid->gridRectOnScreen()).toAlignedRect();
+        if (cells.isEmpty() || !pick(4)) return anywhere(grid);
+        return cells.topLeft() +
+               QPoint(pick(std::max(1, cells.width())), pick(std::max(1, cells.height())));
+    }
+
+    void openLog(MainWindow& w, QString* what) {
+        // A sample log from its menu (as a user opens one), or one of the test logs through the
+        // viewer's own entry point (no file dialog).
+        if (pick(2)) {
+            QMenu* m = subMenu(w, QStringLiteral("&File"), QStringLiteral("Sample &Logs"));
+            if (!m || m->actions().isEmpty()) return;
+            QAction* a = m->actions()[pick(int(m->actions().size()))];
+            loadedLog_ = a->data().toString(); // the log's path (fillSampleLogsMenu)
+            *what = QStringLiteral("sample log '%1'").arg(a->text());
+            a->trigger();
+        } else {
+            const QString dir = QStringLiteral(TILESCOPE_SOURCE_DIR "/tests/data/logs");
+            const QStringList logs = QDir(dir).entryList({QStringLiteral("*.log")}, QDir::Files);
+            if (logs.isEmpty()) return;
+            loadedLog_ = dir + QLatin1Char('/') + logs[pick(int(logs.size()))];
+            *what = QStringLiteral("open log %1").arg(QFileInfo(loadedLog_).fileName());
+            w.openTraceLog(loadedLog_, false);
+        }
+    }
+
+    void traceStep(MainWindow& w, QString* what) {
+        TraceViewer* tv = w.traceViewer();
+        if (!shown(tv) || loadedLog_.isEmpty()) return openLog(w, what);
+        switch (pick(5)) {
+        case 0:
+        case 1: { // click a row
+            QListView* l = tv->list();
+            const int n = l->model()->rowCount();
+            if (n == 0) break;
+            const int row = pick(n);
+            *what = QStringLiteral("trace row %1").arg(row);
+            l->scrollTo(l->model()->index(row, 0));
+            const QRect r = l->visualRect(l->model()->index(row, 0));
+            if (r.isValid() && l->viewport()->rect().contains(r.center()))
+                QTest::mouseClick(l->viewport(), Qt::LeftButton, {}, r.center());
+            else
+                l->setCurrentIndex(l->model()->index(row, 0));
+            break;
+        }
+        case 2: { // Layouts / Differences
+            QToolButton* b =
+                pick(2) ? tv->comparison()->layoutsButton() : tv->comparison()->differencesButton();
+            *what = QStringLiteral("trace '%1'").arg(b->text());
+            if (b->isVisible() && b->isEnabled()) QTest::mouseClick(b, Qt::LeftButton);
+            break;
+        }
+        case 3: { // Hide repeats
+            for (QCheckBox* b : tv->findChildren<QCheckBox*>())
+                if (b->text() == QLatin1String("Hide repeats") && b->isEnabled()) {
+                    *what = QStringLiteral("trace toggle Hide repeats");
+                    b->click();
+                }
+            break;
+        }
+        case 4: { // drag one of the compared grids (both follow)
+            GridView* g = pick(2) ? tv->comparison()->left() : tv->comparison()->right();
+            if (!g->isVisible()) g = tv->singleView();
+            if (!g->isVisible()) break;
+            const QPoint a = anywhere(g), b = anywhere(g);
+            *what = QStringLiteral("trace drag %1,%2 -> %3,%4")
+                        .arg(a.x())
+                        .arg(a.y())
+                        .arg(b.x())
+                        .arg(b.y());
+            drag(g, a, b, Qt::LeftButton);
+            break;
+        }
+        }
+    }
+
+    void bankStep(MainWindow& w, QString* what) {
+        BankPanel* bank = bankPanel(w);
+        QDockWidget* dock = dockOf(bank);
+        if (!shown(bank)) {
+            *what = QStringLiteral("open the bank panel");
+            dock->toggleViewAction()->trigger();
+            return;
+        }
+        switch (pick(6)) {
+        case 0: { // type an access
+            auto* e = bank->findChild<QLineEdit*>(QStringLiteral("bankAccess"));
+            const QString t = kAccesses[pick(int(kAccesses.size()))];
+            *what = QStringLiteral("bank access '%1'").arg(t);
+            e->setFocus();
+            e->selectAll();
+            QTest::keyClicks(e, t);
+            QTest::keyClick(e, Qt::Key_Return);
+            break;
+        }
+        case 1: { // "fit the layout"
+            auto* b = bank->findChild<QCheckBox*>(QStringLiteral("bankAutoAccess"));
+            *what = QStringLiteral("bank toggle fit the layout");
+            b->click();
+            break;
+        }
+        case 2: { // dtype
+            auto* box = bank->findChild<QComboBox*>();
+            if (!box->isEnabled() || box->count() == 0) break;
+            const int i = pick(box->count());
+            *what = QStringLiteral("bank dtype %1").arg(box->itemText(i));
+            box->setCurrentIndex(i);
+            break;
+        }
+        case 3: // store
+            if (!bank->storeBox()->isEnabled()) break;
+            *what = QStringLiteral("bank toggle store");
+            bank->storeBox()->click();
+            break;
+        case 4: { // step buttons
+            QPushButton* b = pick(2) ? bank->stepForwardButton() : bank->stepBackButton();
+            *what = QStringLiteral("bank '%1'").arg(b->text());
+            if (b->isEnabled()) QTest::mouseClick(b, Qt::LeftButton);
+            break;
+        }
+        case 5: { // drag the step slider
+            QSlider* s = bank->slider();
+            if (!s->isVisible() || s->width() < 4) break;
+            const int y = s->height() / 2;
+            const QPoint a(pick(s->width()), y), b(pick(s->width()), y);
+            *what = QStringLiteral("bank slider drag %1 -> %2").arg(a.x()).arg(b.x());
+            drag(s, a, b, Qt::LeftButton);
+            break;
+        }
+        }
     }
 
     void step(MainWindow& w, QString* what) {
         CodeEdit* edit = w.editor()->codeEdit();
         GridView* grid = w.gridView();
-        switch (pick(12)) {
+        // The first steps visit every kind of action once, in order, so that even a short run
+        // does each (the checks at the end require it); random choices after that.
+        const bool touring = steps_ < 22;
+        const int kind = touring ? steps_ : pick(22);
+        ++steps_;
+        switch (kind) {
         case 0:
         case 1: { // type a few characters somewhere in the text
             static const QString chars = QStringLiteral("0123456789()[],:+-*/%ijk T.^ ");
@@ -237,7 +758,7 @@ class TestGuiMonkey : public QObject {
             *what = QStringLiteral("select layout %1").arg(i);
             QListView* v = w.layoutListView();
             const QRect r = v->visualRect(v->model()->index(i, 0));
-            if (r.isValid() && v->viewport()->rect().contains(r.center()))
+            if (r.isValid() && v->isVisible() && v->viewport()->rect().contains(r.center()))
                 QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, r.center());
             else
                 w.document()->setActive(i);
@@ -248,6 +769,12 @@ class TestGuiMonkey : public QObject {
             for (QAction* a : w.findChildren<QAction*>())
                 if (monkeyMayTrigger(a)) acts << a;
             if (acts.isEmpty()) break;
+            if (touring) { // the tour opens one
+                QList<QAction*> closed;
+                for (QAction* a : acts)
+                    if (!a->isChecked()) closed << a;
+                if (!closed.isEmpty()) acts = closed;
+            }
             QAction* a = acts[pick(int(acts.size()))];
             *what = QStringLiteral("action '%1'").arg(a->text());
             a->trigger();
@@ -269,20 +796,145 @@ class TestGuiMonkey : public QObject {
             break;
         }
         case 10: { // wheel on the grid
-            const QPoint p(pick(std::max(1, grid->width())), pick(std::max(1, grid->height())));
+            const QPoint p = anywhere(grid);
             const int delta = pick(2) ? 120 : -120;
-            *what = QStringLiteral("wheel %1 at %2,%3").arg(delta).arg(p.x()).arg(p.y());
-            QWheelEvent ev(p, grid->mapToGlobal(p), {}, {0, delta}, Qt::NoButton,
-                           Qt::ControlModifier, Qt::NoScrollPhase, false);
+            const auto mods = pick(3) ? Qt::ControlModifier : Qt::NoModifier;
+            *what = QStringLiteral("wheel %1 at %2,%3%4")
+                        .arg(delta)
+                        .arg(p.x())
+                        .arg(p.y())
+                        .arg(mods ? QStringLiteral(" with Ctrl") : QString());
+            QWheelEvent ev(p, grid->mapToGlobal(p), {}, {0, delta}, Qt::NoButton, mods,
+                           Qt::NoScrollPhase, false);
             QApplication::sendEvent(grid, &ev);
             break;
         }
-        case 11: { // click a cell
-            const QPoint p(pick(std::max(1, grid->width())), pick(std::max(1, grid->height())));
-            *what = QStringLiteral("click grid at %1,%2").arg(p.x()).arg(p.y());
-            QTest::mouseClick(grid, Qt::LeftButton, {}, p);
+        case 11: { // click a cell: its thread, or (right button, Shift) its slot
+            const QPoint p = overCells(grid);
+            const int how = touring ? 0 : pick(3);
+            *what = QStringLiteral("click grid at %1,%2 (%3)")
+                        .arg(p.x())
+                        .arg(p.y())
+                        .arg(how == 0   ? "left"
+                             : how == 1 ? "right"
+                                        : "shift");
+            QTest::mouseClick(grid, how == 1 ? Qt::RightButton : Qt::LeftButton,
+                              how == 2 ? Qt::ShiftModifier : Qt::NoModifier, p);
             break;
         }
+        case 12: { // hover: the mouse moves over the grid
+            const QPoint p = overCells(grid);
+            *what = QStringLiteral("hover grid at %1,%2").arg(p.x()).arg(p.y());
+            mouse(grid, QEvent::MouseMove, p, Qt::NoButton, Qt::NoButton);
+            break;
+        }
+        case 13: { // drag the grid (left or middle button pans)
+            const QPoint a = anywhere(grid), b = anywhere(grid);
+            const Qt::MouseButton button = pick(3) ? Qt::LeftButton : Qt::MiddleButton;
+            *what = QStringLiteral("drag grid %1,%2 -> %3,%4%5")
+                        .arg(a.x())
+                        .arg(a.y())
+                        .arg(b.x())
+                        .arg(b.y())
+                        .arg(button == Qt::MiddleButton ? QStringLiteral(" (middle)") : QString());
+            // At fit the grid is centred and does not pan: zoom in first, half of the time.
+            if (pick(2)) {
+                QWheelEvent ev(a, grid->mapToGlobal(a), {}, {0, 240}, Qt::NoButton,
+                               Qt::ControlModifier, Qt::NoScrollPhase, false);
+                QApplication::sendEvent(grid, &ev);
+                *what += QStringLiteral(" zoomed in");
+            }
+            const double zoom = grid->zoomRelative();
+            const QPointF pan = grid->pan();
+            drag(grid, a, b, button);
+            if (grid->pan() != pan || grid->zoomRelative() != zoom) ++pans_;
+            break;
+        }
+        case 14: { // drag the separator beside a visible dock
+            QList<QDockWidget*> docks;
+            for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                if (d->isVisible() && !d->isFloating() && w.rect().contains(d->geometry()))
+                    docks << d;
+            if (docks.isEmpty()) break;
+            QDockWidget* d = docks[pick(int(docks.size()))];
+            const QRect g = d->geometry();
+            const QRect c = w.centralWidget()->geometry();
+            // The separator is the gap between the dock and its neighbour towards the grid.
+            QPoint p;
+            const auto area = w.dockWidgetArea(d);
+            if (area == Qt::LeftDockWidgetArea)
+                p = QPoint(g.right() + 2, g.center().y());
+            else if (area == Qt::RightDockWidgetArea)
+                p = QPoint(g.left() - 2, g.center().y());
+            else if (area == Qt::BottomDockWidgetArea)
+                p = QPoint(g.center().x(), g.top() - 2);
+            else
+                p = QPoint(g.center().x(), g.bottom() + 2);
+            const QPoint by(pick(161) - 80, pick(161) - 80);
+            *what = QStringLiteral("drag the separator of '%1' by %2,%3")
+                        .arg(d->windowTitle())
+                        .arg(by.x())
+                        .arg(by.y());
+            const QRect before = c;
+            drag(&w, p, p + by, Qt::LeftButton);
+            if (w.centralWidget()->geometry() != before || d->geometry() != g) ++separatorDrags_;
+            break;
+        }
+        case 15: { // a panel from View > Panels
+            QMenu* panels = subMenu(w, QStringLiteral("&View"), QStringLiteral("&Panels"));
+            if (!panels) break;
+            rebuildPanelsMenu(&w, panels); // what opening the menu does
+            QList<QAction*> acts;
+            for (QAction* a : panels->actions())
+                if (!a->isSeparator() && a->isEnabled() &&
+                    !a->text().contains(QLatin1String("Run")))
+                    acts << a;
+            if (acts.isEmpty()) break;
+            QAction* a = acts[pick(int(acts.size()))];
+            *what = QStringLiteral("panel '%1' %2").arg(a->text(), a->isChecked() ? "off" : "on");
+            if (!a->isChecked()) ++panelsOpened_;
+            a->trigger();
+            break;
+        }
+        case 16:
+        case 17:
+            traceStep(w, what);
+            break;
+        case 18:
+        case 19:
+            bankStep(w, what);
+            break;
+        case 20: { // drop a sample file or a mapping's text on the window
+            auto* mime = new QMimeData;
+            if (pick(2)) {
+                const QStringList samples = QDir(MainWindow::samplesDirectory())
+                                                .entryList({QStringLiteral("*.tilescope.json")});
+                if (samples.isEmpty()) {
+                    delete mime;
+                    break;
+                }
+                const QString s = samples[pick(int(samples.size()))];
+                mime->setUrls(
+                    {QUrl::fromLocalFile(MainWindow::samplesDirectory() + QLatin1Char('/') + s)});
+                *what = QStringLiteral("drop sample %1").arg(s);
+            } else {
+                const QString t = kPastes[pick(int(kPastes.size()))];
+                mime->setText(t);
+                *what = QStringLiteral("drop text '%1'").arg(t.left(60));
+            }
+            const QPoint p = w.rect().center();
+            QDragEnterEvent enter(p, Qt::CopyAction, mime, Qt::LeftButton, {});
+            QApplication::sendEvent(&w, &enter);
+            if (enter.isAccepted()) {
+                QDropEvent drop(QPointF(p), Qt::CopyAction, mime, Qt::LeftButton, {});
+                QApplication::sendEvent(&w, &drop);
+            }
+            delete mime;
+            break;
+        }
+        case 21: // open a log in the trace viewer
+            openLog(w, what);
+            break;
         }
     }
 
@@ -300,6 +952,8 @@ private slots:
                                   ? unsigned(qEnvironmentVariableIntValue("TILESCOPE_MONKEY_SEED"))
                                   : 20261201u;
         rng_.seed(seed);
+        QElapsedTimer clock;
+        clock.start();
         MainWindow w;
         w.setConfirmOnClose(false);
         w.resize(1200, 800);
@@ -325,7 +979,23 @@ private slots:
                         .arg(what, v.isEmpty() ? qtWarnings().join(QLatin1Char('\n')) : v, last)));
             }
         }
-        qInfo("%d monkey steps from seed %u, invariant held after each", steps, seed);
+        qInfo("%d monkey steps from seed %u in %.1f s, invariant held after each; checked: grid "
+              "%d, hovered cell %d, highlight %d, bank totals %d, trace counts %d, trace diffs "
+              "%d; grid pans %d, separator drags %d, panels opened %d",
+              steps, seed, clock.elapsed() / 1000.0, checkedGrid_, checkedHover_, checkedHighlight_,
+              checkedBank_, checkedTraceStatus_, checkedTraceDiff_, pans_, separatorDrags_,
+              panelsOpened_);
+        // Every part of the invariant had something to check, and the drags moved things: a
+        // run where one never applied would pass without having looked.
+        QVERIFY(checkedGrid_ > 0);
+        QVERIFY(checkedHover_ > 0);
+        QVERIFY(checkedHighlight_ > 0);
+        QVERIFY(checkedBank_ > 0);
+        QVERIFY(checkedTraceStatus_ > 0);
+        QVERIFY(checkedTraceDiff_ > 0);
+        QVERIFY(pans_ > 0);
+        QVERIFY(separatorDrags_ > 0);
+        QVERIFY(panelsOpened_ > 0);
         w.close();
     }
 };

@@ -2,7 +2,9 @@
 // dies with its owner, not with kill(pid, 0): here the owner is a real `tilescope` process that
 // autosaved an edit and was then killed without being reaped (a zombie, which kill(pid, 0) still
 // reports alive), and a recovery file whose recorded PID now belongs to an unrelated live process
-// (PID reuse). Both must be offered for recovery; a file whose owner is running must not.
+// (PID reuse). Both must be offered for recovery; a file whose owner is running must not. And a
+// session that starts while another instance probes the directory still holds its lock.
+#include "document/documentmodel.h"
 #include "document/recovery.h"
 #include "test_process_helpers.h"
 
@@ -14,12 +16,43 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
 #include <csignal>
+#include <dirent.h>
+#include <fcntl.h>
+#include <memory>
+#include <sys/file.h>
 #include <sys/types.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
 
 using namespace tsw;
 
 namespace {
+
+// Another instance's pending() on `dir`, over and over: every *.lock is taken for a moment, and
+// one found free with no autosave beside it is deleted. Counts the probes.
+void probeLocks(const QByteArray& dir, const std::atomic<bool>& stop, std::atomic<long>& probes) {
+    while (!stop) {
+        DIR* d = ::opendir(dir.constData());
+        if (!d) continue;
+        while (dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name.size() < 5 || name.compare(name.size() - 5, 5, ".lock") != 0) continue;
+            const std::string path = dir.toStdString() + '/' + name;
+            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) continue;
+            if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+                const std::string project = path.substr(0, path.size() - 5) + ".tilescope.json";
+                if (::access(project.c_str(), F_OK) != 0) ::unlink(path.c_str());
+            }
+            ::close(fd);
+            ++probes;
+        }
+        ::closedir(d);
+    }
+}
 
 // The state letter of /proc/<pid>/stat ('Z' for a zombie), or 0.
 char procState(qint64 pid) {
@@ -138,6 +171,39 @@ private slots:
                 .toJson());
         meta.close();
         QVERIFY(!pendingHas(name));
+    }
+
+    void startingSessionAlwaysHoldsItsLock() {
+        const QString dir = tmp_.path() + QStringLiteral("/race");
+        QVERIFY(QDir().mkpath(dir));
+        qputenv("TILESCOPE_RECOVERY_DIR", dir.toLocal8Bit());
+        std::atomic<bool> stop{false};
+        std::atomic<long> probes{0};
+        std::thread prober(probeLocks, QFile::encodeName(dir), std::cref(stop), std::ref(probes));
+        std::vector<std::unique_ptr<DocumentModel>> docs;
+        std::vector<std::unique_ptr<RecoveryManager>> sessions;
+        for (int i = 0; i < 1500; ++i) {
+            docs.push_back(std::make_unique<DocumentModel>());
+            sessions.push_back(std::make_unique<RecoveryManager>(docs.back().get()));
+        }
+        stop = true;
+        prober.join();
+        qputenv("TILESCOPE_RECOVERY_DIR", recoveryDir_.toLocal8Bit());
+        // Every session holds the lock under its own name: a probe now finds it taken.
+        int lost = 0;
+        for (const auto& s : sessions) {
+            QString lock = s->recoveryFile();
+            lock.replace(QLatin1String(".tilescope.json"), QLatin1String(".lock"));
+            const int fd = ::open(QFile::encodeName(lock).constData(), O_RDONLY | O_CLOEXEC);
+            const bool held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+            if (fd >= 0) ::close(fd);
+            if (!s->holdsLock() || !held) ++lost;
+        }
+        qInfo("%ld probes while 1500 sessions started; %d without their lock", probes.load(), lost);
+        QVERIFY(probes > 1500);
+        QCOMPARE(lost, 0);
+        sessions.clear();
+        QVERIFY(QDir(dir).entryList({QStringLiteral("*.lock*")}, QDir::Files).isEmpty());
     }
 };
 

@@ -62,6 +62,16 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
         if (l) bank_->activeLayoutChanging(QString::fromStdString(l->name));
     });
     connect(w->document(), &DocumentModel::documentReset, bank_, &BankPanel::resetForProject);
+    connect(w->document(), &DocumentModel::layoutAboutToBeRemoved, this, [this, w](int i) {
+        bank_->projectLayoutRemoved(QString::fromStdString(w->document()->layout(i).name));
+    });
+    // Any layout's text, also one that is not active (an undo or a redo changes it there).
+    connect(w->document(), &DocumentModel::textChanged, this, [this, w](int i) {
+        const ts::DocLayout& l = w->document()->layout(i);
+        bank_->projectLayoutTextChanged(QString::fromStdString(l.name),
+                                        QString::fromStdString(l.text),
+                                        i == w->document()->active());
+    });
     connect(w->evaluator(), &LayoutEvaluator::finished, this, [this, w](const EvalResult& r) {
         const ts::DocLayout* l = w->document()->activeLayout();
         const QString name = l ? QString::fromStdString(l->name) : QString();

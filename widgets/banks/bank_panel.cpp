@@ -211,7 +211,6 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     connect(layoutEdit_, &QLineEdit::textEdited, this, [this] {
         sourceName_.clear();
         elsewhere_.clear();
-        elsewhereName_.clear();
         noProjectLayout_ = false;
         updateSource();
     });
@@ -283,10 +282,21 @@ void BankPanel::resizeEvent(QResizeEvent* e) {
 void BankPanel::setLayoutText(const QString& t) {
     layoutEdit_->setText(t);
 }
+bool BankPanel::analysedTextOutdated() const {
+    return !analysedName_.isEmpty() && analysedName_ == sourceName_ &&
+           (sourceRemoved_ || analysedText_ != sourceText_);
+}
+void BankPanel::projectLayoutRemoved(const QString& name) {
+    if (name != sourceName_) return;
+    sourceRemoved_ = true;
+    markIfOlderText();
+    updateSource();
+}
 void BankPanel::setSourceLayout(const QString& name, const QString& text) {
     sourceName_ = name;
+    sourceText_ = text;
+    sourceRemoved_ = false;
     elsewhere_.clear();
-    elsewhereName_.clear();
     changingName_.clear();
     noProjectLayout_ = false;
     if (text != layoutEdit_->text()) {
@@ -302,10 +312,19 @@ void BankPanel::setSourceLayout(const QString& name, const QString& text) {
 void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {
     elsewhere_ = QStringLiteral("The active layout «%1» is not analysed here: %2")
                      .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
-    elsewhereName_ = name;
     changingName_.clear();
     reconfirm();
     markIfOlderText();
+    updateSource();
+}
+void BankPanel::projectLayoutTextChanged(const QString& name, const QString& text, bool active) {
+    if (name != sourceName_) return;
+    sourceText_ = text;
+    if (active || analysedName_ != name) return;
+    if (analysedTextOutdated())
+        markIfOlderText();
+    else
+        reconfirm();
     updateSource();
 }
 void BankPanel::activeLayoutChanging(const QString& name) {
@@ -323,10 +342,11 @@ void BankPanel::resetForProject() {
     clearResults();
     sourceName_.clear();
     elsewhere_.clear();
-    elsewhereName_.clear();
     changingName_.clear();
     analysedName_.clear();
     analysedText_.clear();
+    sourceText_.clear();
+    sourceRemoved_ = false;
     lastKey_.clear();
     lastMessage_.clear();
     lastOk_ = false;
@@ -365,13 +385,15 @@ void BankPanel::reconfirm() {
     analyzeLater();
 }
 void BankPanel::markIfOlderText() {
-    if (!tile_ || state_->state() != ResultState::State::Current || elsewhere_.isEmpty() ||
-        analysedName_.isEmpty() || elsewhereName_ != analysedName_)
-        return;
+    // Whichever layout is active now: the one analysed has another text than the numbers'.
+    if (!tile_ || state_->state() != ResultState::State::Current || !analysedTextOutdated()) return;
     state_->setStaleText(
-        QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown above), not for "
-                       "its current text.")
-            .arg(analysedName_));
+        sourceRemoved_
+            ? QStringLiteral("⚠ These numbers are for «%1», which is no longer in the project.")
+                  .arg(analysedName_)
+            : QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown above), not "
+                             "for its current text.")
+                  .arg(analysedName_));
     state_->invalidateNow();
 }
 QString BankPanel::sourceText() const {
@@ -640,10 +662,10 @@ void BankPanel::updateSource() {
                           : QStringLiteral("«%1»").arg(sourceName_.toHtmlEscaped());
         // The active layout's text was edited into something this panel cannot analyse: the
         // numbers are for the text named here, not its current one.
-        if (tile_ && !elsewhere_.isEmpty() && !analysedName_.isEmpty() &&
-            elsewhereName_ == analysedName_ && sourceName_ == analysedName_)
-            who += QStringLiteral(" as its text was earlier: <code>%1</code>")
-                       .arg(elided(analysedText_).toHtmlEscaped());
+        if (tile_ && analysedTextOutdated())
+            who += sourceRemoved_ ? QStringLiteral(" (removed from the project)")
+                                  : QStringLiteral(" as its text was earlier: <code>%1</code>")
+                                        .arg(elided(analysedText_).toHtmlEscaped());
         t = QStringLiteral("<b>Analysing</b> %1").arg(who);
         if (tile_) {
             QStringList dims;

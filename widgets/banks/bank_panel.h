@@ -64,6 +64,13 @@ public:
     // The active layout's text changed (the evaluator is on it): what is shown may be about to
     // change, so it is marked (after the grace) until the evaluation says what the layout is.
     void activeLayoutChanging(const QString& name);
+    // A layout of the project now has `text` (an edit, an undo or a redo, of the active layout
+    // or another): numbers shown for an earlier text of it are marked as such, and are current
+    // again when that text comes back. The active layout's evaluation decides for it (analysed
+    // again, or marked), so that typing does not flash the mark.
+    void projectLayoutTextChanged(const QString& name, const QString& text, bool active);
+    // A layout was removed from the project: numbers shown for it are marked as such.
+    void projectLayoutRemoved(const QString& name);
     // Another project was opened: nothing shown belongs to it. Results, the layout, the access
     // choice (back to "fit the layout"), store and vector are reset.
     void resetForProject();
@@ -154,11 +161,15 @@ private:
     QSpinBox* vectorSpin_;
     QCheckBox *storeBox_, *autoBox_;
     QLabel *source_, *note_, *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
-    QString sourceName_, elsewhere_, elsewhereName_, accessWhy_;
+    QString sourceName_, elsewhere_, accessWhy_;
     QString changingName_;                // the active layout being evaluated (empty: none)
     QString analysedName_, analysedText_; // what the numbers on screen were computed from
-    bool noProjectLayout_ = false;        // after a project switch, until a layout arrives
-    QString lastKey_, lastMessage_;       // the last finished analysis: its inputs, its error
+    QString sourceText_;                  // the text sourceName_ has in the project now
+    bool sourceRemoved_ = false;          // sourceName_ was removed from the project
+    // The numbers are for another text than the one their layout has now.
+    bool analysedTextOutdated() const;
+    bool noProjectLayout_ = false;  // after a project switch, until a layout arrives
+    QString lastKey_, lastMessage_; // the last finished analysis: its inputs, its error
     bool lastOk_ = false;
     ResultState* state_;
     LatestJob<BankAnalysis> job_;

@@ -99,11 +99,21 @@ RecoveryManager::RecoveryManager(DocumentModel* doc, QObject* parent) : QObject(
     timer_.start();
     liveFiles().insert(file_);
     // The lock is taken now, before any autosave exists, so that a recovery file is never
-    // visible without its owner's lock.
+    // visible without its owner's lock. It is taken on a file under a private name and then
+    // renamed into place (a lock belongs to the file, not its name): created under its own name,
+    // another instance's pending() could probe it between the open and the flock, take the lock
+    // for that moment so that this session's flock failed (a live session without a lock, whose
+    // autosaves would be offered as a crashed one's), or find it free without an autosave and
+    // delete it.
     QDir().mkpath(directory());
+    const QString lock = lockPath(file_);
+    const QString hidden = lock + QStringLiteral(".new");
     lockFd_ =
-        ::open(QFile::encodeName(lockPath(file_)).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (lockFd_ >= 0 && ::flock(lockFd_, LOCK_EX | LOCK_NB) != 0) {
+        ::open(QFile::encodeName(hidden).constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (lockFd_ >= 0 && (::flock(lockFd_, LOCK_EX | LOCK_NB) != 0 ||
+                         ::rename(QFile::encodeName(hidden).constData(),
+                                  QFile::encodeName(lock).constData()) != 0)) {
+        ::unlink(QFile::encodeName(hidden).constData());
         ::close(lockFd_);
         lockFd_ = -1;
     }
@@ -122,20 +132,22 @@ bool RecoveryManager::autosaveNow() {
     const QByteArray json = doc_->toJson();
     if (json == lastWritten_ && QFile::exists(file_)) return false;
     QDir().mkpath(directory());
-    QSaveFile f(file_);
-    if (!f.open(QIODevice::WriteOnly)) return false;
-    f.write(json);
-    if (!f.commit()) return false;
+    // The meta first: a recovery file is only offered once it exists, and killed between the
+    // two writes the session would leave an autosave that does not say which file it belongs to
+    // (recovered as untitled). Killed the other way round, there is only a meta, not offered.
     QJsonObject meta{
         {QStringLiteral("original"), doc_->filePath()},
         {QStringLiteral("pid"), QCoreApplication::applicationPid()},
         {QStringLiteral("start_time"), processStartTime(QCoreApplication::applicationPid())},
         {QStringLiteral("saved"), QDateTime::currentDateTime().toString(Qt::ISODate)}};
     QSaveFile m(metaPath(file_));
-    if (m.open(QIODevice::WriteOnly)) {
-        m.write(QJsonDocument(meta).toJson());
-        m.commit();
-    }
+    if (!m.open(QIODevice::WriteOnly)) return false;
+    m.write(QJsonDocument(meta).toJson());
+    if (!m.commit()) return false;
+    QSaveFile f(file_);
+    if (!f.open(QIODevice::WriteOnly)) return false;
+    f.write(json);
+    if (!f.commit()) return false;
     lastWritten_ = json;
     return true;
 }
@@ -175,13 +187,22 @@ QList<RecoveryEntry> RecoveryManager::pending() {
         }
         out << e;
     }
-    // Locks of killed sessions that never autosaved: nothing to recover, so nothing to keep.
+    // Locks of killed sessions that never autosaved: nothing to recover, so nothing to keep
+    // (nor the meta of an autosave that a kill cut short: the meta is written first).
     for (const QFileInfo& fi : d.entryInfoList({QStringLiteral("*.lock")}, QDir::Files)) {
         QString project = fi.absoluteFilePath();
         project.replace(QLatin1String(".lock"), QLatin1String(".tilescope.json"));
-        if (!QFile::exists(project) && sessionLock(fi.absoluteFilePath()) == LockState::Free)
+        if (!QFile::exists(project) && sessionLock(fi.absoluteFilePath()) == LockState::Free) {
+            QFile::remove(metaPath(project));
             QFile::remove(fi.absoluteFilePath());
+        }
     }
+    // A session killed between creating its lock under the private name and renaming it. Only
+    // old ones are probed: probing one being created could make its owner's flock fail.
+    const QDateTime old = QDateTime::currentDateTime().addSecs(-60);
+    for (const QFileInfo& fi : d.entryInfoList({QStringLiteral("*.lock.new")}, QDir::Files))
+        if (fi.lastModified() < old && sessionLock(fi.absoluteFilePath()) == LockState::Free)
+            QFile::remove(fi.absoluteFilePath());
     return out;
 }
 

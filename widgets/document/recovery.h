@@ -39,6 +39,8 @@ public:
 
     void setIntervalMs(int ms) { timer_.setInterval(ms); }
     QString recoveryFile() const { return file_; }
+    // Whether this session holds its lock (false only when the directory is not writable).
+    bool holdsLock() const { return lockFd_ >= 0; }
     bool autosaveNow(); // writes if dirty; returns whether a file was written
     void clear();       // removes this session's recovery file
 

@@ -84,7 +84,8 @@ void GridView::setModel(GridModel model, bool keepView) {
     const Highlight h = renderer_.highlight();
     ++prefetchGen_; // overviews of the old model are of no use now
     prefetchKey_ = 0;
-    renderer_.setModel(std::move(model));
+    const bool hovered = renderer_.hover().has_value();
+    renderer_.setModel(std::move(model)); // forgets the hovered cell
     // A thread/slot highlight stays meaningful across edits of the same grid.
     renderer_.setHighlight(same ? h : Highlight{});
     if (!same)
@@ -98,15 +99,15 @@ void GridView::setModel(GridModel model, bool keepView) {
     // the new model's.
     if (renderer_.highlight() != h || renderer_.highlight().active())
         emit highlightChanged(renderer_.highlight());
-    if (const auto hv = renderer_.hover()) {
-        if (hv->y() < renderer_.model().rows() && hv->x() < renderer_.model().cols()) {
-            emit cellHovered(hv->y(), hv->x());
-        } else {
-            renderer_.setHover(std::nullopt);
-            emit cellHovered(-1, -1);
-        }
+    // The hovered cell is the new model's cell under the mouse, or none: said either way, since
+    // the renderer has already forgotten the old one.
+    if (hovered) {
+        const auto cell = mousePos_ ? cellAtWidget(*mousePos_) : std::nullopt;
+        renderer_.setHover(cell);
+        emit cellHovered(cell ? cell->y() : -1, cell ? cell->x() : -1);
     }
     refreshToolTip();
+    announceZoom(); // kept view, another grid: another share of what fits
 }
 
 void GridView::prefetchOverviews() {
@@ -150,26 +151,21 @@ void GridView::setDimmed(bool on) {
 
 void GridView::setMessage(const QString& message) {
     message_ = message;
+    announceZoom(); // a message takes the legend's place: another share of what fits
     update();
 }
 
 void GridView::setBanner(const QString& banner) {
     if (banner_ == banner) return;
     banner_ = banner;
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
 void GridView::setCaption(const QString& caption) {
     if (caption_ == caption) return;
     caption_ = caption;
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
@@ -181,13 +177,13 @@ QRectF GridView::captionRect() const {
 
 void GridView::setTitleVisible(bool on) {
     title_ = on;
-    if (fitted_) zoomToFit();
+    refit();
     update();
 }
 
 void GridView::setHeadersVisible(bool on) {
     headers_ = on;
-    if (fitted_) zoomToFit();
+    refit();
     update();
 }
 
@@ -197,10 +193,7 @@ void GridView::setPresentation(double fontScale, bool highContrast) {
     GridRenderer::Style s = renderer_.style();
     s.legendFontPx = 11 * fontScale_;
     renderer_.setStyle(s);
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
@@ -366,15 +359,15 @@ double GridView::fitScale() const {
 }
 
 double GridView::zoomRelative() const {
-    return scale_ / fitScale();
+    // Fitted is 100 % by definition: fitScale() from the fitted scale need not give that scale
+    // again (the legend's height depends on the scale), and "zoom 89%" beside a grid that has
+    // just been fitted was wrong.
+    return fitted_ ? 1.0 : scale_ / fitScale();
 }
 
 void GridView::setLegendVisible(bool on) {
     legend_ = on;
-    if (fitted_)
-        zoomToFit();
-    else
-        clampOrigin();
+    refit();
     update();
 }
 
@@ -405,6 +398,7 @@ void GridView::applyTransform(double scale, QPointF origin) {
     refreshToolTip();
     update();
     emit viewTransformChanged(scale_, origin_);
+    announceZoom();
 }
 
 void GridView::clampOrigin() {
@@ -466,6 +460,7 @@ void GridView::zoomToFit() {
     refreshToolTip();
     update();
     emit viewTransformChanged(scale_, origin_);
+    announceZoom();
 }
 
 void GridView::setZoomRelative(double z) {
@@ -500,10 +495,23 @@ void GridView::setHoveredCell(int row, int col) {
 }
 
 void GridView::resizeEvent(QResizeEvent*) {
+    refit();
+}
+
+void GridView::refit() {
     if (fitted_)
         zoomToFit();
     else
         clampOrigin();
+    // The same scale is another share of what fits now.
+    announceZoom();
+}
+
+void GridView::announceZoom() {
+    const double z = zoomRelative();
+    if (z == announcedZoom_) return;
+    announcedZoom_ = z;
+    emit zoomRelativeChanged(z);
 }
 
 void GridView::showHint(const QString& text) {
@@ -669,6 +677,8 @@ void GridView::paintEvent(QPaintEvent* e) {
     // Overlays change through renderer() without telling the view: a shown tooltip is checked
     // after the repaint they ask for.
     if (!tipText_.isEmpty()) QTimer::singleShot(0, this, &GridView::refreshToolTip);
+    // So is what fits (an overlay's legend takes room): the relative zoom is checked likewise.
+    QTimer::singleShot(0, this, &GridView::announceZoom);
     drawnCols_.clear();
     drawnRows_.clear();
     QPainter p(this);
@@ -843,6 +853,7 @@ void GridView::mouseDoubleClickEvent(QMouseEvent* e) {
 }
 
 void GridView::leaveEvent(QEvent*) {
+    mousePos_.reset();
     if (renderer_.hover()) {
         renderer_.setHover(std::nullopt);
         update();
@@ -851,6 +862,7 @@ void GridView::leaveEvent(QEvent*) {
 }
 
 void GridView::updateHover(QPointF pos) {
+    mousePos_ = pos;
     const auto cell = cellAtWidget(pos);
     if (cell == renderer_.hover()) return;
     renderer_.setHover(cell);

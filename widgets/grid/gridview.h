@@ -114,6 +114,8 @@ public slots:
 
 signals:
     void viewTransformChanged(double scale, QPointF pan);
+    // zoomRelative() changed: by a zoom, or by a resize or a new model changing what fits.
+    void zoomRelativeChanged(double zoom);
     void cellHovered(int row, int col); // (-1, -1) when the mouse leaves the grid
     void cellClicked(int row, int col);
     void highlightChanged(const tsw::Highlight& h);
@@ -159,7 +161,12 @@ private:
     GridRenderer renderer_;
     double scale_ = 1;
     QPointF origin_;
-    bool fitted_ = true; // follow resizes while the user has not zoomed
+    bool fitted_ = true;       // follow resizes while the user has not zoomed
+    double announcedZoom_ = 0; // the last zoomRelative() announced
+    void announceZoom();
+    // What fits changed (size, banner, caption, legend...): follow it while fitted, else keep
+    // the scale inside the new bounds.
+    void refit();
     bool legend_ = true;
     bool title_ = true, headers_ = true;
     double fontScale_ = 1;
@@ -173,6 +180,7 @@ private:
     bool syncingBars_ = false;
     bool dimmed_ = false;
     QPoint pressPos_;
+    std::optional<QPointF> mousePos_; // where the mouse is over this view (none after it left)
     QPointF pressOrigin_;
     Qt::MouseButton pressButton_ = Qt::NoButton;
     bool panning_ = false;

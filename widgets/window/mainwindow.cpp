@@ -108,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusEval_->setObjectName(QStringLiteral("statusEval"));
     statusZoom_ = new QLabel;
     statusCell_ = new QLabel;
+    statusCell_->setObjectName(QStringLiteral("statusCell"));
     statusCell_->setMinimumWidth(260);
     busyBar_ = new QProgressBar;
     busyBar_->setObjectName(QStringLiteral("evalBusy"));
@@ -435,7 +436,7 @@ void MainWindow::connectDocument() {
         details_->setHighlight(
             QStringLiteral("%1: %2").arg(m.describe(h), countNoun(n, QStringLiteral("cell"))));
     });
-    connect(grid_, &GridView::viewTransformChanged, this, [this] { updateStatus(); });
+    connect(grid_, &GridView::zoomRelativeChanged, this, [this] { updateStatus(); });
 }
 
 // ---------------------------------------------------------------- settings
