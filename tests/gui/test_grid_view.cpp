@@ -107,11 +107,11 @@ private slots:
         QCOMPARE(swatches, 8);
     }
 
-    // A large grid (2048 x 2048): the overview levels that zooming needs are built off the UI
+    // A large grid (2048 x 1024): the overview levels that zooming needs are built off the UI
     // thread after the first paint and handed over; a frame at a new level then draws it as it
     // is (no stand-in level), and it is the very image a synchronous build gives.
     void overviewLevelsArriveFromTheBackground() {
-        const GridModel m = gridOf("make_gemm_c_fragment((2048, 2048), 256)");
+        const GridModel m = gridOf("make_gemm_c_fragment((2048, 1024), 256)");
         GridView a;
         a.resize(900, 760);
         a.show();
