@@ -40,7 +40,8 @@ maxlen() {
 
 if [ -z "${FUZZ_BIN:-}" ]; then
     [ -f build-fuzz-campaign/CMakeCache.txt ] || cmake --preset fuzz-campaign >/dev/null || exit 2
-    cmake --build build-fuzz-campaign -j "$JOBS" >/dev/null || exit 2
+    cmake --build build-fuzz-campaign -j "$JOBS" --target $(printf 'fuzz_%s ' $TARGETS) >/dev/null ||
+        exit 2
     FUZZ_BIN=build-fuzz-campaign/fuzz
 fi
 python3 tools/fuzz_seeds.py "$DIR/seeds" >/dev/null || exit 2
@@ -85,7 +86,7 @@ done
 if [ "${FUZZ_REPLAY:-1}" != 0 ]; then
     # Every corpus input once through the ASan+UBSan+LSan build (preset fuzz).
     [ -f build-fuzz/CMakeCache.txt ] || cmake --preset fuzz >/dev/null || exit 2
-    cmake --build build-fuzz -j "$JOBS" >/dev/null || exit 2
+    cmake --build build-fuzz -j "$JOBS" --target $(printf 'fuzz_%s ' $TARGETS) >/dev/null || exit 2
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
     for t in $TARGETS; do
         mkdir -p "$DIR/findings/$t"
