@@ -5,7 +5,7 @@ SAMPLE ?= samples/default.tilescope.json
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test bench format asan fuzz clean install package \
+.PHONY: all deps configure build run test bench format asan fuzz fuzz-long clean install package \
 	monkey-long fault-long
 
 all: build
@@ -69,6 +69,12 @@ fault-long:
 
 fuzz: deps
 	bash tools/fuzz.sh $(or $(SECONDS_PER_TARGET),60)
+
+# The long campaign: EXECS executions per target on every core (fast build, dictionaries,
+# corpora kept in build-fuzz/long), the ASan replay of every corpus input and the coverage
+# report per target (docs/hardening.md, "Campaign at volume"). FUZZ_BUDGET=S caps the wall time.
+fuzz-long: deps
+	bash tools/fuzz_long.sh $(or $(EXECS),10000000)
 
 format:
 	find app core widgets tests bench fuzz -name '*.cpp' -o -name '*.h' | xargs clang-format -i

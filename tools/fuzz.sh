@@ -29,7 +29,11 @@ for t in $TARGETS; do
     # accepted layout, 2^24 cells, stays well below); inputs up to 64 KiB (logs are chunked).
     repro=()
     [ -n "${FUZZ_RUNS:-}" ] && repro=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
-    $B/fuzz/fuzz_$t $B/corpus/$t $B/seeds/$t -max_total_time="$SECS" "${repro[@]}" -timeout=25 \
+    # The target's dictionary (fuzz/dict, tools/fuzz_dicts.py): keywords, builtins, log markers,
+    # JSON keys and CuTe/Triton tokens that random byte mutations rarely spell.
+    dict=()
+    [ -f fuzz/dict/$t.dict ] && dict=(-dict=fuzz/dict/$t.dict)
+    $B/fuzz/fuzz_$t $B/corpus/$t $B/seeds/$t -max_total_time="$SECS" "${repro[@]}" "${dict[@]}" -timeout=25 \
         -rss_limit_mb=3072 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix=$B/findings/$t/ >"$log" 2>&1
     rc=$?

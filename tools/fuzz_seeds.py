@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the libFuzzer targets (fuzz/) into OUT/<target>/.
 
-Seeds come from the repository: samples/ (projects, logs), tests/data/goldens (spec strings and
-TileLang's printed thread/index expressions), tests/data/logs, tests/data/malformed (every
-malformed input) and tests/data/fuzz-regressions (every past finding)."""
+Seeds come from the repository: samples/ (projects, logs, the interop samples' CuTe and Triton
+texts, saved analyses), tests/data/goldens (spec strings and TileLang's printed thread/index
+expressions and reprs; projects built from the spec strings), tests/data/logs, the access texts of
+the samples' H200 sweep, the tests and the docs, tests/data/malformed (every malformed input) and
+tests/data/fuzz-regressions (every past finding)."""
 import glob, json, os, re, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -33,10 +35,35 @@ for g in glob.glob(f"{root}/tests/data/goldens/*.json"):
         for e in c.get("tilelang_forward_index") or []:
             if isinstance(e, str):
                 seeds["expr"].append(e.encode())
-for p in glob.glob(f"{root}/samples/*.json"):
+golden_specs = {}
+for g in sorted(glob.glob(f"{root}/tests/data/goldens/*.json")):
+    golden_specs[os.path.basename(g)] = [c["spec"] for c in json.load(open(g)).get("cases", [])
+                                         if isinstance(c.get("spec"), str)]
+analyses = []
+for p in sorted(glob.glob(f"{root}/samples/*.json")):
     seeds["document"].append(rd(p))
     for l in json.load(open(p)).get("layouts", []):
         seeds["mapping"].append(l["text"].encode())
+        # The interop samples hold CuTe and Triton texts: the notation target reads those too.
+        seeds["notation"].append(l["text"].encode())
+        if isinstance(l.get("analysis"), dict):
+            analyses.append(l["analysis"])
+# Projects as the GUI writes them, holding the goldens' real TileLang texts (eight layouts each,
+# with captions, saved analyses and views), so that the document target starts from the
+# layouts users open rather than only from the dozen samples.
+views = [{"view": "input", "color": "thread", "zoom": 1.0}, {"view": "output", "color": "warp", "zoom": 0.5}]
+for name, specs in golden_specs.items():
+    for k in range(0, min(len(specs), 64), 8):
+        layouts = []
+        for n, spec in enumerate(specs[k:k + 8]):
+            l = {"name": f"{name} {k + n}", "text": spec, "view": views[n % 2]}
+            if n % 3 == 0:
+                l["caption"] = f"case {k + n} of {name}"
+            if analyses and n % 4 == 1:
+                l["analysis"] = analyses[(k + n) % len(analyses)]
+            layouts.append(l)
+        doc = {"format": "tilescope-project", "version": 1, "title": name, "active": 0, "layouts": layouts}
+        seeds["document"].append(json.dumps(doc, indent=2, ensure_ascii=False).encode())
 for i, p in enumerate(sorted(glob.glob(f"{root}/samples/logs/*.log") + glob.glob(f"{root}/tests/data/logs/*.log"))):
     seeds["dump"].append(bytes([i * 37 % 256, i]) + rd(p))
 mal = f"{root}/tests/data/malformed"
@@ -64,12 +91,24 @@ for a in ["ldmatrix:x4", "ldmatrix:x4.trans@0,16", "stmatrix:x2@8,8", "ldmatrix:
           "fragment:make_gemm_c_fragment((32, 32), 32)"]:
     for b0 in (0, 1, 5, 9):
         seeds["banks"].append(bytes([b0, 0x07]) + a.encode())
+# Access texts that real analyses use: the samples' saved analyses, the H200 sweep of the samples,
+# and those the tests and docs quote (string literals starting with an access kind).
+accesses = {a["access"] for a in analyses if isinstance(a.get("access"), str)}
+ACCESS = re.compile(r'"((?:ldmatrix|stmatrix|lanes|fragment):(?:[^"\\]|\\.)*)"')
+for p in sorted(glob.glob(f"{root}/tests/core/**/*.cpp", recursive=True) + glob.glob(f"{root}/docs/*.md")
+                + [f"{root}/tools/samples_sweep.json"]):
+    for m in ACCESS.finditer(open(p, encoding="utf-8").read()):
+        accesses.add(m.group(1).replace('\\"', '"'))
+for i, a in enumerate(sorted(accesses)):
+    for b0, b1 in ((0, 0x07), (i % 16, (i * 7) % 64)):
+        seeds["banks"].append(bytes([b0, b1]) + a.encode())
 for t in seeds:
     for p in glob.glob(f"{root}/tests/data/fuzz-regressions/{t}/*"):
         seeds[t].append(rd(p))
 for t, items in seeds.items():
     d = os.path.join(out, t)
     os.makedirs(d, exist_ok=True)
+    items = list(dict.fromkeys(items))  # the goldens repeat many texts
     for i, s in enumerate(items):
         with open(os.path.join(d, f"seed-{i:04d}"), "wb") as f:
             f.write(s)

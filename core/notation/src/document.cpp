@@ -105,33 +105,41 @@ Document parseDocument(const std::string& text, const std::string& file) {
             a.panel = getString(*an, "panel", ap, file, true);
             if (a.panel != "banks" && a.panel != "fractal")
                 throw DocumentError(file, ap + "/panel", "expected \"banks\" or \"fractal\"");
-            a.access = getString(*an, "access", ap, file, a.panel == "banks");
             a.dtype = getString(*an, "dtype", ap, file, false, "float16");
-            a.fractal = getString(*an, "fractal", ap, file, false, "zN");
-            // Both conventions (fractal.h): CATLASS zN/nZ/zZ/L0C, tilelang-ascend NZ/ZN/ZZ.
-            static const char* kKinds[] = {"zN", "nZ", "zZ", "L0C", "NZ", "ZN", "ZZ", "zz", "l0c"};
-            if (std::find(std::begin(kKinds), std::end(kKinds), a.fractal) == std::end(kKinds))
-                throw DocumentError(file, ap + "/fractal",
-                                    "expected zN, nZ, zZ or L0C (CATLASS) or NZ, ZN, ZZ "
-                                    "(tilelang-ascend)");
-            auto integer = [&](const char* key, int lo, int hi, int fallback) {
-                auto it = an->find(key);
-                if (it == an->end()) return fallback;
-                if (!it->is_number_integer())
-                    throw DocumentError(file, ap + "/" + key, "expected an integer");
-                const auto v = it->get<std::int64_t>();
-                if (v < lo || v > hi)
-                    throw DocumentError(file, ap + "/" + key,
-                                        "out of range [" + std::to_string(lo) + ", " +
-                                            std::to_string(hi) + "]");
-                return int(v);
-            };
-            a.vector = integer("vector", 0, 16, 0);
-            a.step = integer("step", -1, 1 << 30, -1);
-            if (auto st = an->find("store"); st != an->end()) {
-                if (!st->is_boolean())
-                    throw DocumentError(file, ap + "/store", "expected true or false");
-                a.store = st->get<bool>();
+            // Only the named panel's own fields are read: those of the other panel (a "step" on
+            // a fractal analysis, a "fractal" on a banks one) are ignored like any unknown key.
+            // Keeping them would hold settings that the panel never uses and that the next save
+            // drops, so a save and reload would change the document.
+            if (a.panel == "fractal") {
+                a.fractal = getString(*an, "fractal", ap, file, false, "zN");
+                // Both conventions (fractal.h): CATLASS zN/nZ/zZ/L0C, tilelang-ascend NZ/ZN/ZZ.
+                static const char* kKinds[] = {"zN", "nZ", "zZ", "L0C", "NZ",
+                                               "ZN", "ZZ", "zz", "l0c"};
+                if (std::find(std::begin(kKinds), std::end(kKinds), a.fractal) == std::end(kKinds))
+                    throw DocumentError(file, ap + "/fractal",
+                                        "expected zN, nZ, zZ or L0C (CATLASS) or NZ, ZN, ZZ "
+                                        "(tilelang-ascend)");
+            } else {
+                a.access = getString(*an, "access", ap, file, true);
+                auto integer = [&](const char* key, int lo, int hi, int fallback) {
+                    auto it = an->find(key);
+                    if (it == an->end()) return fallback;
+                    if (!it->is_number_integer())
+                        throw DocumentError(file, ap + "/" + key, "expected an integer");
+                    const auto v = it->get<std::int64_t>();
+                    if (v < lo || v > hi)
+                        throw DocumentError(file, ap + "/" + key,
+                                            "out of range [" + std::to_string(lo) + ", " +
+                                                std::to_string(hi) + "]");
+                    return int(v);
+                };
+                a.vector = integer("vector", 0, 16, 0);
+                a.step = integer("step", -1, 1 << 30, -1);
+                if (auto st = an->find("store"); st != an->end()) {
+                    if (!st->is_boolean())
+                        throw DocumentError(file, ap + "/store", "expected true or false");
+                    a.store = st->get<bool>();
+                }
             }
         }
         if (auto vw = o.find("view"); vw != o.end()) {

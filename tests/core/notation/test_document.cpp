@@ -48,6 +48,26 @@ struct Broken {
     const char* message;
 };
 
+// Found by fuzz_document: a fractal analysis with a banks field ("step") loaded with step 0, was
+// saved without it and reloaded with step -1, so a save changed the document. Each panel now
+// reads only its own fields; the other panel's are ignored like unknown keys.
+TEST(Document, AnalysisKeepsOnlyItsPanelsFieldsSoSavingDoesNotChangeIt) {
+    const std::string head = "{\"format\": \"tilescope-project\", \"version\": 1, \"layouts\": "
+                             "[{\"name\": \"a\", \"text\": \"x\", \"analysis\": ";
+    for (const std::string an :
+         {"{\"panel\": \"fractal\", \"fractal\": \"nZ\", \"step\": 0, \"vector\": 4, "
+          "\"store\": true, \"access\": \"ldmatrix:x4\"}",
+          "{\"panel\": \"banks\", \"access\": \"ldmatrix:x4\", \"fractal\": \"L0C\"}"}) {
+        SCOPED_TRACE(an);
+        const ts::Document d = ts::parseDocument(head + an + "}]}");
+        EXPECT_EQ(d, ts::parseDocument(ts::serializeDocument(d)));
+    }
+    const ts::Document f =
+        ts::parseDocument(head + "{\"panel\": \"fractal\", \"fractal\": \"nZ\", \"step\": 0}}]}");
+    EXPECT_EQ(f.layouts[0].analysis.step, -1);
+    EXPECT_EQ(f.layouts[0].analysis.fractal, "nZ");
+}
+
 TEST(Document, ErrorsNameTheJsonPath) {
     const Broken cases[] = {
         {"{\"format\": \"tilescope-project\", \"version\": 1, \"layouts\": [", "",
