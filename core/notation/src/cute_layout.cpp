@@ -142,10 +142,13 @@ Expr subCoordinate(const Expr& x, const std::vector<Mode>& modes, std::size_t k)
 void checkSwizzle(const Swizzle& s, std::string_view text, std::size_t column) {
     auto bad = [&](const std::string& m) { throw ParseError(m, std::string(text), column); };
     if (s.bits < 0 || s.base < 0) bad("Sw<B,M,S> needs B >= 0 and M >= 0");
-    if (std::abs(s.shift) < s.bits)
+    // In 64 bits: B, M and S come straight from the text, and their sum (or |INT_MIN|) would
+    // overflow an int.
+    const std::int64_t bits = s.bits, base = s.base, shift = std::abs(std::int64_t{s.shift});
+    if (shift < bits)
         bad("Sw<" + std::to_string(s.bits) + "," + std::to_string(s.base) + "," +
             std::to_string(s.shift) + "> is not a CuTe swizzle: |S| must be at least B");
-    if (s.bits + s.base + std::abs(s.shift) > 30)
+    if (bits + base + shift > 30)
         bad("Sw<B,M,S> with B + M + |S| above 30 is outside any shared memory");
 }
 

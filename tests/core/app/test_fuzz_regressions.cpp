@@ -2,6 +2,7 @@
 // fuzz target (fuzz/fuzz_<target>.cpp) and must end in success or a documented error.
 #include "tilescope/banks/access.h"
 #include "tilescope/notation/document.h"
+#include "tilescope/notation/interop.h"
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 #include "tilescope/trace/dump.h"
@@ -75,6 +76,11 @@ void runOne(const std::string& target, const fs::path& file) {
             ts::SharedTile t(l, "float16");
             ts::SharedAccess a = ts::buildAccess(t, in.substr(2));
             (void)ts::formatAccessTable(a, ts::analyzePlan(a.plan));
+        });
+    } else if (target == "notation") {
+        clean(file, [&] {
+            if (const std::optional<ts::Mapping> m = ts::parseForeignNotation(in))
+                std::visit([](const auto& v) { (void)v.inputShape(); }, *m);
         });
     } else {
         ADD_FAILURE() << "unknown fuzz target directory " << target;

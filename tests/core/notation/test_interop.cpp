@@ -130,6 +130,8 @@ TEST(Interop, MalformedTextNamesTheColumn) {
     expectParseError("(2,4):(1,2) junk", 13, "unexpected");
     expectParseError("(4,99999999999):(1,4)", 4, "too large");
     expectParseError("Sw<3,3,2> o (8,64):(64,1)", 1, "|S| must be at least B");
+    // B + M + |S| past an int (found by the notation fuzzer as signed overflow).
+    expectParseError("Sw<1655555395,2,1655555456> o (8,64):(64,1)", 1, "above 30");
     expectParseError("Sw<3,3,3>", 10, "a swizzle alone");
     expectParseError("(8,8):(1@1@0,1)", 11, "nested basis");
     expectParseError(kSm80CTriton + std::string("x"), 151, "unexpected");
