@@ -142,6 +142,27 @@ private slots:
         QCOMPARE(direct.copy(cells), prefetched.copy(cells));
     }
 
+    // While a level is being built a nearby one stands in, and the legend names the block size
+    // drawn, not the one coming.
+    void legendNamesTheLevelDrawn() {
+        GridRenderer r(gridOf("make_gemm_c_fragment((1024, 1024), 128)"));
+        r.setOverviewsArriveLater(true);
+        const double scale = 0.3 / r.style().cell; // 0.3 px a cell: 4x4 blocks
+        QCOMPARE(r.overviewBlockAt(scale), 4);
+        auto rule = [&] {
+            for (const LegendEntry& e : r.legendEntries(scale))
+                if (e.text.startsWith(QStringLiteral("overview"))) return e.text;
+            return QString();
+        };
+        const auto job = r.overviewJob(8);
+        r.adoptOverview(8, job->key, GridRenderer::buildOverview(*job, 8));
+        QCOMPARE(r.drawnOverviewBlock(4), 8);
+        QVERIFY2(rule().contains(QStringLiteral("8×8 cells per pixel")), qPrintable(rule()));
+        r.adoptOverview(4, job->key, GridRenderer::buildOverview(*job, 4));
+        QCOMPARE(r.drawnOverviewBlock(4), 4);
+        QVERIFY2(rule().contains(QStringLiteral("4×4 cells per pixel")), qPrintable(rule()));
+    }
+
     // An overview built for a colouring that has since changed is not adopted.
     void staleOverviewsAreDropped() {
         GridRenderer r(gridOf("make_gemm_c_fragment((1024, 1024), 128)"));

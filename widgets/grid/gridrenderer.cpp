@@ -244,15 +244,17 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
     }
     if (k > 1 && !model_.isEmpty()) {
         // Below a pixel per cell the colours summarise blocks: say how, with the group colours.
+        // The block size is the one drawn (a nearby level stands in while this one is built).
+        const int shown = drawnOverviewBlock(k);
         const QString rule =
             overviewGroupsAt(scale)
                 ? QStringLiteral("overview (%1×%1 cells per pixel): the colour of most of a "
                                  "block's cells, else of its most common %2:")
-                      .arg(k)
+                      .arg(shown)
                       .arg(model_.groupName())
                 : QStringLiteral("overview (%1×%1 cells per pixel): the colour of most of a "
                                  "block's cells, else %2")
-                      .arg(k)
+                      .arg(shown)
                       .arg(model_.continuousColors() && !colorOverlay_
                                ? QStringLiteral("their mean")
                                : QStringLiteral("the most common one"));
