@@ -21,9 +21,10 @@ namespace {
 // Thrown from a sink to stop the pass at the first repeated position (not an error).
 struct Repeated {};
 
-// One past the largest position a bitmap may cover: 2^31 bits are 256 MiB, far more than the
-// positions of any table the limits allow to be one-to-one, and still a bounded allocation.
-constexpr std::int64_t kMaxBitmapPositions = std::int64_t{1} << 31;
+// The most positions a bitmap may cover, per cell: each chunk has its own bitmap, and at 16 bits
+// a cell all of them together stay below the table they replace (8 bytes a cell and output).
+// Sparser outputs go to the table path.
+constexpr std::int64_t kMaxPositionsPerCell = 16;
 
 } // namespace
 
@@ -60,7 +61,7 @@ std::optional<bool> streamedInjective(const Shape& shape, const std::vector<Expr
     for (std::size_t k = 0; k < outs; ++k) {
         if (bounds[k].first < 0) return std::nullopt; // the table path reports the negative cell
         extent[k] = bounds[k].second + 1;
-        if (space > kMaxBitmapPositions / extent[k]) return std::nullopt;
+        if (space > kMaxPositionsPerCell * cells / extent[k]) return std::nullopt;
         space *= extent[k];
     }
     if (space < cells) return false;          // more cells than positions: some repeat
