@@ -1141,7 +1141,8 @@ def _error_line(e):
 
 
 def dump_family(path, header, cases):
-    """Pretty header, one cell per line (diff-friendly, compact)."""
+    """Pretty header, one cell per line without indent (diff-friendly, compact: the tree must stay
+    under the device tool's 64 MiB)."""
     with open(path, "w") as f:
         f.write("{\n")
         for k, v in header.items():
@@ -1159,7 +1160,7 @@ def dump_family(path, header, cases):
             f.write(', "cells": [\n')
             cells = table["cells"]
             for i, cell in enumerate(cells):
-                f.write("        " + json.dumps(cell, separators=(",", ":")) + ("," if i + 1 < len(cells) else "") + "\n")
+                f.write(json.dumps(cell, separators=(",", ":")) + ("," if i + 1 < len(cells) else "") + "\n")
             f.write("      ]}\n")
             f.write("    }" + ("," if ci + 1 < len(cases) else "") + "\n")
         f.write("  ]\n}\n")
