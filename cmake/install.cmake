@@ -12,6 +12,10 @@ endif()
 # (none) from the start avoids the rewrite.
 set_target_properties(tilescope-probe PROPERTIES BUILD_WITH_INSTALL_RPATH ON)
 install(TARGETS ${tilescope_installed} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TILESCOPE_GUI)
+  # Loaded by tilescope-cli render for SVG, PDF and the PNGs its raster picture leaves to Qt.
+  install(TARGETS tilescope-render-qt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/tilescope)
+endif()
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(CPACK_PACKAGE_NAME tilescope)

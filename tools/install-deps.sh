@@ -4,6 +4,7 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6
       nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev libdeflate-dev
+      libfreetype-dev libfontconfig-dev zlib1g-dev
       xvfb xauth imagemagick libgl1-mesa-dev libxkbcommon-dev fonts-dejavu-core
       clang libclang-rt-14-dev python3 python3-venv
       python3-pytest python3-setuptools python3-wheel desktop-file-utils appstream)

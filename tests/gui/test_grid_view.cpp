@@ -100,9 +100,9 @@ private slots:
         // more cells here has one lane's colour for most of its cells).
         int swatches = 0;
         for (const LegendEntry& e : v.renderer().legendEntries(v.scale())) {
-            if (e.color.alpha() == 0) continue;
+            if (qAlpha(e.color) == 0) continue;
             ++swatches;
-            QVERIFY2(seen.contains(e.color.rgb()), qPrintable(e.text));
+            QVERIFY2(seen.contains((e.color | 0xff000000u)), qPrintable(e.text));
         }
         QCOMPARE(swatches, 8);
     }
@@ -524,8 +524,8 @@ private slots:
                 for (int c = 0; c < g.cols(); ++c)
                     onGrid.insert(g.color(r, c));
             for (const LegendEntry& e : g.legend())
-                if (e.color.alpha() == 255)
-                    QVERIFY2(onGrid.contains(e.color.rgb()),
+                if (qAlpha(e.color) == 255)
+                    QVERIFY2(onGrid.contains((e.color | 0xff000000u)),
                              qPrintable(QLatin1String(text) + QStringLiteral(": ") + e.text));
         }
         const GridModel eight = gridOf(texts[0]);

@@ -78,7 +78,7 @@ void onNextModal(std::function<void(QWidget*)> f) {
 int swatchCount(const GridModel& m) {
     int n = 0;
     for (const auto& e : m.legend())
-        n += e.color.alpha() > 0;
+        n += qAlpha(e.color) > 0;
     return n;
 }
 

@@ -421,7 +421,7 @@ void TestTraceViewer::diffLegendCountsWhatIsDrawn() {
         if (e.text.startsWith(QStringLiteral("same"))) continue;
         const QString n = e.text.section(QLatin1Char('('), 1)
                               .section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
-        QCOMPARE(n.toLongLong(), drawn.value(e.color.rgb()));
+        QCOMPARE(n.toLongLong(), drawn.value((e.color | 0xff000000u)));
         ++checked;
     }
     QVERIFY(checked >= 2);

@@ -813,7 +813,7 @@ void BankPanel::refreshView() {
     if (lo > hi) lo = hi = 0;
     auto heat = std::make_shared<HeatOverlay>(cols, std::move(values), lo, std::max(hi, lo + 1),
                                               QStringLiteral("wavefront"));
-    heat->addLegend({QColor(Qt::transparent), QStringLiteral("label: bank"), true});
+    heat->addLegend({kTransparent, QStringLiteral("label: bank"), true});
     if (step_ >= 0) {
         heat->setNoneText(QStringLiteral("not in instruction %1").arg(step_ + 1));
         heat->addLegend(

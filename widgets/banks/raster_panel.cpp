@@ -37,16 +37,15 @@ void showOrder(GridView* view, const std::vector<ts::BlockCoord>& order, std::in
     for (std::size_t i = 0; i < idx.size(); ++i)
         wave[i] = idx[i] < 0 ? -1 : idx[i] / resident;
     std::vector<LegendEntry> legend;
-    legend.push_back({QColor(Qt::transparent),
-                      QStringLiteral("colour = wave (%1 resident at once), label = launch "
-                                     "order:")
-                          .arg(countNoun(resident, QStringLiteral("block")))});
+    legend.push_back(
+        {kTransparent, QStringLiteral("colour = wave (%1 resident at once), label = launch "
+                                      "order:")
+                           .arg(countNoun(resident, QStringLiteral("block")))});
     const std::int64_t waves = (gx * gy + resident - 1) / resident;
     for (std::int64_t w = 0; w < std::min<std::int64_t>(waves, 12); ++w)
         legend.push_back({categoricalColor(w), QStringLiteral("wave %1").arg(w)});
     if (waves > 12)
-        legend.push_back(
-            {QColor(Qt::transparent), QStringLiteral("… %1 waves (colours repeat)").arg(waves)});
+        legend.push_back({kTransparent, QStringLiteral("… %1 waves (colours repeat)").arg(waves)});
     view->renderer().setCellColorOverlay(std::make_shared<CategoryOverlay>(
         int(gx), std::move(wave), 0xffe8e8e8, std::function<QColor(std::int64_t)>{},
         std::move(legend)));

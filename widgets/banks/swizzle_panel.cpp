@@ -320,7 +320,7 @@ bool SwizzlePanel::refresh() {
                 const int p = t.table[std::size_t(s)][std::size_t(c)];
                 auto* it = item(QString::number(p));
                 it->setTextAlignment(Qt::AlignCenter);
-                it->setBackground(categoricalColor(p));
+                it->setBackground(QColor::fromRgba(categoricalColor(p)));
                 xor_->setItem(s, c, it);
             }
         // The table as wide as its columns (it was stretched over half the panel).

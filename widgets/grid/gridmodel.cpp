@@ -106,51 +106,6 @@ struct GridModel::Data {
     int maxLen[2] = {1, 1};
 };
 
-// ---------------------------------------------------------------- colours
-
-QColor threadColor(std::int64_t thread) {
-    const std::int64_t lane = thread % 32, warp = thread / 32;
-    static const double kLight[4] = {0.78, 0.66, 0.85, 0.72};
-    static const double kSat[4] = {0.72, 0.58, 0.62, 0.50};
-    const double hue = std::fmod(lane * (360.0 / 32.0) + (warp % 2) * 5.6, 360.0);
-    return QColor::fromHslF(hue / 360.0, kSat[warp % 4], kLight[warp % 4]);
-}
-
-QColor categoricalColor(std::int64_t i) {
-    // Tableau-like, lightened so labels stay legible; later cycles shift lightness. The 36
-    // colours are computed once: this runs per cell (warp colouring) and per overview block.
-    static const std::array<QRgb, 36> kColors = [] {
-        static const QRgb kBase[12] = {0x7eb0d5, 0xfd7f6f, 0xb2e061, 0xbd7ebe, 0xffb55a, 0xffee65,
-                                       0xbeb9db, 0xfdcce5, 0x8bd3c7, 0xe6c79c, 0xa0c4a8, 0xd3a5a5};
-        std::array<QRgb, 36> t{};
-        for (int k = 0; k < 36; ++k) {
-            QColor c(kBase[k % 12]);
-            if (k / 12 == 1) c = c.lighter(115);
-            if (k / 12 == 2) c = c.darker(115);
-            t[std::size_t(k)] = c.rgb();
-        }
-        return t;
-    }();
-    return QColor(kColors[std::size_t(((i % 36) + 36) % 36)]);
-}
-
-QColor rampColor(double t) {
-    // Matplotlib's Spectral, sampled at 9 stops.
-    static const QRgb kStops[9] = {0x9e0142, 0xd53e4f, 0xf46d43, 0xfdae61, 0xfee08b,
-                                   0xe6f598, 0xabdda4, 0x66c2a5, 0x3288bd};
-    t = std::clamp(t, 0.0, 1.0) * 8.0;
-    const int k = std::min(7, static_cast<int>(t));
-    const double f = t - k;
-    const QColor a(kStops[k]), b(kStops[k + 1]);
-    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * f,
-                            a.greenF() + (b.greenF() - a.greenF()) * f,
-                            a.blueF() + (b.blueF() - a.blueF()) * f);
-}
-
-bool isDark(QRgb c) {
-    return 0.299 * qRed(c) + 0.587 * qGreen(c) + 0.114 * qBlue(c) < 128;
-}
-
 // ---------------------------------------------------------------- modes
 
 ViewMode viewModeFromString(const std::string& s) {
@@ -230,11 +185,11 @@ void fillFragmentOutput(GridModel::Data& d) {
             if (slot >= 0 && slot != c) ++d.collisions;
             slot = c;
         }
-    const QRgb grey = QColor::fromRgbF(0.95, 0.95, 0.95).rgb();
+    const QRgb grey = kUnusedGrey;
     d.colors.resize(d.src.size());
     for (std::size_t o = 0; o < d.src.size(); ++o)
         d.colors[o] =
-            d.src[o] < 0 ? grey : rampColor(n > 1 ? double(d.src[o]) / double(n - 1) : 0.0).rgb();
+            d.src[o] < 0 ? grey : rampColor(n > 1 ? double(d.src[o]) / double(n - 1) : 0.0);
     d.title = QStringLiteral("Fragment [%1] → %2 × %3%4 (output view)")
                   .arg(shapeText(t.inputShape))
                   .arg(countNoun(t.threadExtent, QStringLiteral("thread")))
@@ -249,13 +204,13 @@ void fillFragmentOutput(GridModel::Data& d) {
     d.legend = {{rampColor(0), QStringLiteral("first element")},
                 {rampColor(1), QStringLiteral("last element")}};
     if (std::count(d.src.begin(), d.src.end(), -1) > 0)
-        d.legend.push_back({QColor::fromRgbF(0.95, 0.95, 0.95), QStringLiteral("unused register")});
+        d.legend.push_back({kUnusedGrey, QStringLiteral("unused register")});
     if (d.collisions)
-        d.legend.push_back({QColor(Qt::transparent),
-                            d.collisions == 1
-                                ? QStringLiteral("1 register holds two elements (last shown)")
-                                : QStringLiteral("%1 registers hold two elements (last shown)")
-                                      .arg(d.collisions)});
+        d.legend.push_back(
+            {kTransparent, d.collisions == 1
+                               ? QStringLiteral("1 register holds two elements (last shown)")
+                               : QStringLiteral("%1 registers hold two elements (last shown)")
+                                     .arg(d.collisions)});
 }
 
 } // namespace
@@ -326,7 +281,7 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
     case ColorMode::Thread: {
         std::vector<QRgb> lut(T);
         for (std::int64_t k = 0; k < T; ++k)
-            lut[k] = threadColor(k).rgb();
+            lut[k] = threadColor(k);
         // The legend lists only colours on the grid: a swatch for a thread no cell shows (lane
         // 24 of an 8-thread fragment) would read as a claim about the layout.
         std::vector<char> shown(std::size_t(T), 0);
@@ -346,7 +301,7 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
     }
     case ColorMode::Warp:
         for (std::int64_t c = 0; c < n; ++c)
-            d->colors[c] = categoricalColor(t.threads[c * R] / 32).rgb();
+            d->colors[c] = categoricalColor(t.threads[c * R] / 32);
         for (std::int64_t w = 0; w < std::min<std::int64_t>(warps, 12); ++w)
             d->legend.push_back({categoricalColor(w), QStringLiteral("warp %1").arg(w)});
         d->subtitle = QStringLiteral("colour: warp");
@@ -357,7 +312,7 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
             return L <= 12 ? categoricalColor(s) : rampColor(L > 1 ? double(s) / (L - 1) : 0.5);
         };
         for (std::int64_t c = 0; c < n; ++c)
-            d->colors[c] = col(d->localFlat[c]).rgb();
+            d->colors[c] = col(d->localFlat[c]);
         for (std::int64_t s = 0; s < std::min<std::int64_t>(L, 12); ++s)
             d->legend.push_back({col(L <= 12 ? s : s * (L - 1) / 11),
                                  QStringLiteral("L%1").arg(L <= 12 ? s : s * (L - 1) / 11)});
@@ -367,7 +322,7 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
     case ColorMode::Replica: {
         if (R == 1) {
             // Nothing is replicated: one colour says so, and the legend matches the grid.
-            const QRgb one = categoricalColor(0).rgb();
+            const QRgb one = categoricalColor(0);
             std::fill(d->colors.begin(), d->colors.end(), one);
             d->legend.push_back({categoricalColor(0),
                                  QStringLiteral("replicate = 1: each element is in one thread")});
@@ -385,14 +340,14 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
             key.assign(reinterpret_cast<const char*>(th.data()), th.size() * sizeof(std::int64_t));
             auto [it, fresh] = ids.emplace(key, static_cast<std::int64_t>(ids.size()));
             if (fresh && it->second < kMaxReplicaLegend) firstSets.push_back(th);
-            d->colors[c] = categoricalColor(it->second).rgb();
+            d->colors[c] = categoricalColor(it->second);
         }
         for (std::size_t k = 0; k < firstSets.size(); ++k)
             d->legend.push_back({categoricalColor(std::int64_t(k)), threadSetText(firstSets[k])});
         const std::int64_t sets = static_cast<std::int64_t>(ids.size());
         if (sets > kMaxReplicaLegend)
             d->legend.push_back(
-                {QColor(Qt::transparent),
+                {kTransparent,
                  QStringLiteral("+ %1%2")
                      .arg(countNoun(sets - kMaxReplicaLegend, QStringLiteral("more thread set")))
                      .arg(sets > 36 ? QStringLiteral(" (colours repeat every 36)") : QString())});
@@ -532,7 +487,7 @@ GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view, bool check
         std::tie(d->rows, d->cols) = flatten2d(t.inputShape);
         d->colors.resize(n);
         for (std::int64_t c = 0; c < n; ++c)
-            d->colors[c] = rampColor(maxOut ? double(d->outFlat[c]) / maxOut : 0.0).rgb();
+            d->colors[c] = rampColor(maxOut ? double(d->outFlat[c]) / maxOut : 0.0);
         d->title = head + QStringLiteral(" (input view)");
         d->subtitle = QStringLiteral("label and colour: flattened physical offset");
         d->maxLen[0] = digits(maxOut);
@@ -550,10 +505,10 @@ GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view, bool check
             d->src[d->outFlat[c]] = c;
         }
         d->colors.resize(total);
-        const QRgb grey = QColor::fromRgbF(0.95, 0.95, 0.95).rgb();
+        const QRgb grey = kUnusedGrey;
         for (std::int64_t o = 0; o < total; ++o)
             d->colors[o] =
-                d->src[o] < 0 ? grey : rampColor(n > 1 ? double(d->src[o]) / (n - 1) : 0.0).rgb();
+                d->src[o] < 0 ? grey : rampColor(n > 1 ? double(d->src[o]) / (n - 1) : 0.0);
         d->title = head + QStringLiteral(" (output view)");
         d->subtitle = QStringLiteral("label: source coordinates; colour: source position");
         std::int64_t maxDim = 1;
@@ -562,12 +517,11 @@ GridModel GridModel::fromLayout(ts::LayoutTable table, ViewMode view, bool check
         const int r = static_cast<int>(t.inputShape.size());
         d->maxLen[0] = 2 + r * digits(maxDim - 1) + (r - 1);
         if (std::count(d->src.begin(), d->src.end(), -1) > 0)
-            d->legend.push_back(
-                {QColor::fromRgbF(0.95, 0.95, 0.95), QStringLiteral("unused offset")});
+            d->legend.push_back({kUnusedGrey, QStringLiteral("unused offset")});
         if (d->collisions)
             d->legend.push_back(
-                {QColor(Qt::transparent), countNoun(d->collisions, QStringLiteral("collision")) +
-                                              QStringLiteral(" (last source shown)")});
+                {kTransparent, countNoun(d->collisions, QStringLiteral("collision")) +
+                                   QStringLiteral(" (last source shown)")});
     }
     d->legend.insert(
         d->legend.begin(),
@@ -648,7 +602,7 @@ GridModel::GroupSource GridModel::groupSource() const {
 }
 
 QRgb GridModel::groupColor(std::int64_t g) {
-    return categoricalColor(g).rgb();
+    return categoricalColor(g);
 }
 
 QString GridModel::groupName() const {

@@ -13,12 +13,15 @@
 
 #include "tilescope/layout/layout.h"
 
-#include <QColor>
+#include "grid/grid_colors.h"
+
 #include <QString>
 #include <QStringList>
+#include <QtGui/qrgb.h>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace tsw {
@@ -44,10 +47,18 @@ struct Highlight {
 };
 
 struct LegendEntry {
-    QColor color;
+    Argb color = kTransparent; // kTransparent: a line without a swatch
     QString text;
     // Says what the cell labels are ("label: bank"): listed only where labels are drawn.
     bool aboutLabels = false;
+
+    LegendEntry() = default;
+    LegendEntry(Argb c, QString t, bool about = false)
+        : color(c), text(std::move(t)), aboutLabels(about) {}
+    // From a QColor (widgets), without this header needing Qt's GUI library.
+    template <class Color, class = decltype(std::declval<const Color&>().rgba())>
+    LegendEntry(const Color& c, QString t, bool about = false)
+        : LegendEntry(Argb(c.rgba()), std::move(t), about) {}
 };
 
 // Everything the tooltip and the details pane say about one cell.
@@ -159,10 +170,7 @@ private:
 // only a fragment's input view is coloured by them.
 bool colorModesApply(GridModel::Kind k);
 
-// Colour helpers (shared with overlays and legends).
-QColor threadColor(std::int64_t thread);
-QColor categoricalColor(std::int64_t i);
-QColor rampColor(double t); // 0..1 on a Spectral-like ramp
-bool isDark(QRgb c);
+// Unused registers and offsets (QColor::fromRgbF(0.95, 0.95, 0.95) as it was).
+inline constexpr Argb kUnusedGrey = 0xfff2f2f2;
 
 } // namespace tsw

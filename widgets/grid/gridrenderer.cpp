@@ -2,6 +2,7 @@
 
 #include "grid/axis_labels.h"
 
+#include "grid/grid_layout.h"
 #include "grid/grid_overview.h"
 #include "grid/grid_svg.h"
 #include "grid/png_fast.h"
@@ -28,12 +29,12 @@ namespace tsw {
 
 namespace {
 
-constexpr double kHeaderFont = 11;
-constexpr double kTitleFont = 15;
-constexpr double kSubtitleFont = 11;
-constexpr double kLegendFont = 11;
-const QColor kInk(0x1d, 0x21, 0x27);
-const QColor kMuted(0x5f, 0x66, 0x70);
+using layout::kHeaderFont;
+using layout::kLegendFont;
+using layout::kSubtitleFont;
+using layout::kTitleFont;
+const QColor kInk = QColor::fromRgba(layout::kInk);
+const QColor kMuted = QColor::fromRgba(layout::kMuted);
 
 QRgb blendWhite(QRgb c, double t) {
     return qRgb(int(qRed(c) + (255 - qRed(c)) * t), int(qGreen(c) + (255 - qGreen(c)) * t),
@@ -50,15 +51,6 @@ QFont fontPx(const QString& family, double px, bool bold = false) {
 }
 
 } // namespace
-
-int headerStep(double labelPx, double cellPx) {
-    const double raw = cellPx > 0 ? labelPx / cellPx : 1e9;
-    static const int kSteps[] = {1, 2, 5};
-    for (int mag = 1; mag < 1000000000; mag *= 10)
-        for (int k : kSteps)
-            if (k * mag >= raw) return k * mag;
-    return 1000000000;
-}
 
 // ---------------------------------------------------------------- ValueColorOverlay
 
@@ -79,8 +71,8 @@ std::optional<QRgb> ValueColorOverlay::cellColor(int row, int col) const {
 }
 
 std::vector<LegendEntry> ValueColorOverlay::legend() const {
-    return {{ramp_(0), QStringLiteral("%1 %2").arg(title_).arg(lo_)},
-            {ramp_(1), QStringLiteral("%1 %2").arg(title_).arg(hi_)}};
+    return {{ramp_(0).rgba(), QStringLiteral("%1 %2").arg(title_).arg(lo_)},
+            {ramp_(1).rgba(), QStringLiteral("%1 %2").arg(title_).arg(hi_)}};
 }
 
 // ---------------------------------------------------------------- GridRenderer
@@ -119,17 +111,13 @@ void GridRenderer::clearOverlays() {
 }
 
 double GridRenderer::headerW() const {
-    if (!style_.headers) return 0;
-    int d = 1;
-    for (int v = std::max(model_.rows() - 1, 0); v >= 10; v /= 10)
-        ++d;
-    return std::max(26.0, d * 7.5 + 12);
+    return style_.headers ? layout::headerWidth(model_.rows()) : 0;
 }
 double GridRenderer::headerH() const {
-    return style_.headers ? 22 : 0;
+    return style_.headers ? layout::kHeaderHeight : 0;
 }
 double GridRenderer::titleH() const {
-    return style_.title ? 48 : 0;
+    return style_.title ? layout::kTitleHeight : 0;
 }
 double GridRenderer::legendH() const {
     if (!style_.legendInScene || model_.isEmpty()) return 0;
@@ -191,7 +179,7 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
     if (scale < 0) scale = scale_;
     std::vector<LegendEntry> e;
     if (model_.kind() == GridModel::Kind::Fragment)
-        e.push_back({QColor(Qt::transparent), QStringLiteral("T = thread, L = register slot")});
+        e.push_back({kTransparent, QStringLiteral("T = thread, L = register slot")});
     bool overlay = false;
     if (colorOverlay_) {
         auto o = colorOverlay_->legend();
@@ -221,11 +209,8 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
         bool compact = false;
         labelFonts(scale, f, &compact);
         if (f[0] < style_.minLabelPx)
-            e.push_back({QColor(Qt::transparent),
-                         QStringLiteral("labels omitted: cells of %1 px are too small for them "
-                                        "(they need %2 px)")
-                             .arg(style_.cell * scale, 0, 'g', 3)
-                             .arg(labelCellPx() * scale, 0, 'g', 3)});
+            e.push_back(
+                {kTransparent, layout::labelsOmitted(style_.cell * scale, labelCellPx() * scale)});
     }
     // Below a pixel per cell only the overview's colours are drawn: where it has been built (and
     // no highlight or diff mark tints it), a swatch of a colour it does not contain is left out.
@@ -237,8 +222,8 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
     if (knownColours) {
         e.erase(std::remove_if(e.begin(), e.end(),
                                [&](const LegendEntry& x) {
-                                   return x.color.alpha() != 0 &&
-                                          !drawn.contains(x.color.rgb() | 0xff000000u);
+                                   return qAlpha(x.color) != 0 &&
+                                          !drawn.contains(x.color | 0xff000000u);
                                }),
                 e.end());
     }
@@ -258,16 +243,16 @@ std::vector<LegendEntry> GridRenderer::legendEntries(double scale) const {
                       .arg(model_.continuousColors() && !colorOverlay_
                                ? QStringLiteral("their mean")
                                : QStringLiteral("the most common one"));
-        e.push_back({QColor(Qt::transparent), rule});
+        e.push_back({kTransparent, rule});
         if (overviewGroupsAt(scale)) {
             const std::int64_t n = model_.groupCount();
             for (std::int64_t g = 0; g < std::min<std::int64_t>(n, 12); ++g)
                 if (!knownColours || drawn.contains(GridModel::groupColor(g) | 0xff000000u))
-                    e.push_back({QColor(GridModel::groupColor(g)),
+                    e.push_back({GridModel::groupColor(g),
                                  QStringLiteral("%1 %2").arg(model_.groupName()).arg(g)});
             if (n > 12)
                 e.push_back(
-                    {QColor(Qt::transparent),
+                    {kTransparent,
                      QStringLiteral("… %1 %2s (colours repeat)").arg(n).arg(model_.groupName())});
         }
     }
@@ -294,7 +279,7 @@ QSizeF GridRenderer::paintLegend(QPainter* p, QPointF topLeft, double maxWidth, 
         p->setFont(f);
     }
     for (const auto& e : entries) {
-        const bool swatch = e.color.alpha() > 0;
+        const bool swatch = qAlpha(e.color) > 0;
         const double ew = (swatch ? sw + gap : 0) + fm.horizontalAdvance(e.text);
         if (x > 0 && x + ew > maxWidth) {
             x = 0;
@@ -304,7 +289,7 @@ QSizeF GridRenderer::paintLegend(QPainter* p, QPointF topLeft, double maxWidth, 
             const QPointF at = topLeft + QPointF(x, y);
             if (swatch) {
                 const QRectF r(at.x(), at.y() + (lineH - 6 - sw) / 2 + 3, sw, sw);
-                p->fillRect(r, e.color);
+                p->fillRect(r, QColor::fromRgba(e.color));
                 p->setPen(QPen(QColor(0, 0, 0, 60), 1));
                 p->setBrush(Qt::NoBrush);
                 p->drawRect(r);
@@ -340,11 +325,12 @@ void GridRenderer::paint(QPainter& p, const QRectF& deviceRect, QPointF origin,
         const QPointF t = toDev(QPointF(g.left(), style_.margin));
         p.setPen(kInk);
         p.setFont(fontPx(style_.fontFamily, kTitleFont * scale, true));
-        p.drawText(QRectF(t, QSizeF(1e6, 22 * scale)), Qt::AlignLeft | Qt::AlignVCenter,
-                   model_.title());
+        p.drawText(QRectF(t, QSizeF(1e6, layout::kTitleLine * scale)),
+                   Qt::AlignLeft | Qt::AlignVCenter, model_.title());
         p.setPen(kMuted);
         p.setFont(fontPx(style_.fontFamily, kSubtitleFont * scale));
-        p.drawText(QRectF(t + QPointF(0, 22 * scale), QSizeF(1e6, 16 * scale)),
+        p.drawText(QRectF(t + QPointF(0, layout::kTitleLine * scale),
+                          QSizeF(1e6, layout::kSubtitleLine * scale)),
                    Qt::AlignLeft | Qt::AlignVCenter, model_.subtitle());
     }
 
@@ -376,7 +362,7 @@ void GridRenderer::paint(QPainter& p, const QRectF& deviceRect, QPointF origin,
         paintHeaders(p, cells, deviceRect);
     }
     if (style_.legendInScene) {
-        const QPointF at = toDev(QPointF(g.left() - headerW(), g.bottom() + 10));
+        const QPointF at = toDev(QPointF(g.left() - headerW(), g.bottom() + layout::kLegendTop));
         p.save();
         p.translate(at);
         p.scale(scale, scale);
@@ -564,40 +550,16 @@ void GridRenderer::paintLowDetail(QPainter& p, const QRect& cells) const {
 }
 
 void GridRenderer::labelFonts(double scale, double* f, bool* compact) const {
-    const int lines = model_.labelLines();
-    const double cell = style_.cell;
-    f[0] = f[1] = 0;
-    for (int l = 0; l < lines; ++l) {
-        const double byWidth = cell * 0.94 / (std::max(1, model_.maxLabelChars(l)) * 0.60);
-        f[l] = std::min(cell * (lines == 2 ? 0.30 : 0.45), byWidth) * scale;
-    }
-    // Too small for a comfortable full thread list of a replicated cell: its compact form (a
-    // list in a 6-pixel font is there but unreadable).
-    *compact = false;
-    if (lines == 2 && f[0] < 9.0 && model_.maxCompactChars() > 0) {
-        const double byWidth = cell * 0.94 / (model_.maxCompactChars() * 0.60);
-        const double fc = std::min(cell * 0.30, byWidth) * scale;
-        if (fc > f[0]) {
-            f[0] = fc;
-            *compact = true;
-        }
-    }
-    if (lines == 2) f[1] = std::min(f[1], f[0] * 1.05);
+    layout::labelFonts(model_, style_.cell, scale, f, compact);
 }
 
 double GridRenderer::labelCellPx() const {
-    // Label fonts grow linearly with the cell: solve for the size where the first line reaches
-    // the smallest legible font.
-    if (model_.isEmpty() || style_.cell <= 0) return 0;
-    double f[2];
-    bool compact = false;
-    labelFonts(1.0, f, &compact);
-    return f[0] > 0 ? std::ceil(style_.cell * style_.minLabelPx / f[0]) : 0;
+    return layout::labelCellPx(model_, style_.cell, style_.minLabelPx);
 }
 
 void GridRenderer::paintCells(QPainter& p, const QRect& cells) const {
     const double cellPx = style_.cell * scale_;
-    const double gap = cellPx >= 10 ? 1.0 : 0.0;
+    const double gap = cellPx >= layout::kLabelGapMinPx ? 1.0 : 0.0;
     const QRectF g0 = deviceCellRect(0, 0);
     // An export reports each row (fills are the first half of the work, labels the second) and
     // stops when cancelled.

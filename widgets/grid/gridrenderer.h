@@ -14,6 +14,7 @@
 //  - GridOverlay layers paint on top of the cells in device coordinates, in order.
 #pragma once
 
+#include "grid/grid_layout.h"
 #include "grid/gridmodel.h"
 
 #include <QFont>
@@ -76,10 +77,6 @@ public:
     virtual ~GridOverlay() = default;
     virtual void paint(QPainter& p, const GridRenderer& r, const QRect& cells) const = 0;
 };
-
-// Label spacing for row/column numbers: every n-th index, n in 1, 2, 5, 10, 20, 50, ...,
-// so that labels `labelPx` wide fit cells `cellPx` wide.
-int headerStep(double labelPx, double cellPx);
 
 class GridRenderer {
 public:

@@ -1,8 +1,7 @@
-// PNG writing tuned for grid images: large areas of flat colour with small text. Qt's writer
+// PNG writing for grid images through the core's encoder (tilescope/image/png.h): Qt's writer
 // lets libpng try every row filter per row and deflates with zlib; grid rows repeat inside a
-// cell, so the "Up" filter alone turns them into zeros, and libdeflate's fastest level packs
-// those about twice as fast as zlib's (see BENCHMARKS.md). Without libdeflate at build time,
-// zlib level 1 does the compression.
+// cell, so the "Up" filter alone turns them into zeros, which the core's encoder packs several
+// times faster than zlib or libdeflate (see BENCHMARKS.md).
 #pragma once
 
 #include <QImage>

@@ -1,9 +1,9 @@
 #include "tilescope/layout/layout.h"
 
-#include "huge_pages.h"
 #include "layout_eval.h"
 #include "tilescope/lang/simplify.h"
 #include "tilescope/support/errors.h"
+#include "tilescope/support/huge_pages.h"
 #include "tilescope/support/limits.h"
 #include "tilescope/support/simd_clones.h"
 

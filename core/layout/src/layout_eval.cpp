@@ -1,5 +1,7 @@
 #include "layout_eval.h"
 
+#include "tilescope/support/cores.h"
+
 #include "tilescope/support/simd_clones.h"
 
 #include "tilescope/lang/expr_eval.h"
@@ -174,19 +176,7 @@ TS_CLONES void addSpan(std::int64_t* __restrict d, const std::int64_t* __restric
 std::size_t parallelChunks(std::int64_t cells) {
     // Below ~1M cells a thread's start-up and the split cost more than the work saves.
     if (cells < kParallelCells) return 1;
-    static const std::int64_t hw = [] {
-        // The cores this process may run on (taskset, container cpusets), at most
-        // TILESCOPE_THREADS when set.
-        std::int64_t n = std::max(1u, std::thread::hardware_concurrency());
-#ifdef __linux__
-        cpu_set_t set;
-        if (sched_getaffinity(0, sizeof set, &set) == 0) n = std::max(1, CPU_COUNT(&set));
-#endif
-        if (const char* env = std::getenv("TILESCOPE_THREADS"))
-            if (const long v = std::strtol(env, nullptr, 10); v >= 1)
-                n = std::min<std::int64_t>(n, v);
-        return n;
-    }();
+    const std::int64_t hw = std::int64_t(usableCores());
     return static_cast<std::size_t>(
         std::min<std::int64_t>(hw, (cells + kParallelCells / 2 - 1) / (kParallelCells / 2)));
 }

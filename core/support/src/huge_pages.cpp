@@ -1,4 +1,4 @@
-#include "huge_pages.h"
+#include "tilescope/support/huge_pages.h"
 
 #include <cstdint>
 

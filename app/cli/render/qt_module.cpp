@@ -1,0 +1,51 @@
+// tilescope-render-qt: the GUI's grid renderer behind a C entry point (qt_module.h). Runs
+// headless (QT_QPA_PLATFORM=offscreen unless set).
+#include "render/qt_module.h"
+
+#include "grid/gridrenderer.h"
+
+#include "tilescope/notation/mapping.h"
+
+#include <QGuiApplication>
+#include <cstring>
+#include <exception>
+#include <memory>
+
+namespace {
+
+int fail(int code, const std::string& what, char* error, std::size_t size) {
+    if (error && size) {
+        std::strncpy(error, what.c_str(), size - 1);
+        error[size - 1] = '\0';
+    }
+    return code;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+tilescope_render_qt(const TilescopeRenderRequest* q, char* error, std::size_t errorSize) {
+    try {
+        const ts::Mapping m = ts::parseMapping(q->mappingText);
+        tsw::GridModel grid = tsw::GridModel::fromMapping(m, tsw::viewModeFromString(q->view),
+                                                          tsw::colorModeFromString(q->color));
+        grid.setAxisNote(tsw::GridModel::axisNoteFor(q->mappingText));
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        static int argc = 1;
+        static char name[] = "tilescope-cli";
+        static char* argv[] = {name, nullptr};
+        std::unique_ptr<QGuiApplication> app;
+        if (!QCoreApplication::instance()) app = std::make_unique<QGuiApplication>(argc, argv);
+        tsw::GridRenderer::Style style;
+        style.cell = q->cell;
+        style.legendInScene = q->legend != 0;
+        style.title = q->title != 0;
+        tsw::GridRenderer r(grid, style);
+        QString err;
+        if (!r.exportFile(QString::fromUtf8(q->output), &err, q->scale))
+            return fail(2, err.toStdString(), error, errorSize);
+        return 0;
+    } catch (const std::exception& e) {
+        return fail(2, e.what(), error, errorSize);
+    }
+}
