@@ -55,6 +55,12 @@ std::string fontconfigFile(bool bold) {
     return file;
 }
 
+// x / 255 rounded, for x <= 255 * 255, without a division.
+inline std::uint32_t div255(std::uint32_t x) {
+    x += 128;
+    return (x + (x >> 8)) >> 8;
+}
+
 struct Glyph {
     int left = 0, top = 0, width = 0, rows = 0;
     double advance = 0; // unhinted, pixels
@@ -68,6 +74,7 @@ struct FontRaster::Impl {
     FT_Library lib = nullptr;
     FT_Face face[2] = {nullptr, nullptr};
     int sizeSet[2] = {0, 0};
+    bool boldTried = false;
     // (bold, px, code point) -> glyph
     std::unordered_map<std::uint64_t, Glyph> cache;
 
@@ -84,7 +91,26 @@ struct FontRaster::Impl {
         if (FT_Get_Kerning(f, left, right, FT_KERNING_UNFITTED, &k) != 0) return 0;
         return double(k.x) / 64.0;
     }
+    // The regular or bold face, loaded on first use (only titles are bold). A missing bold face
+    // falls back to the regular one.
+    bool load(bool bold) {
+        static const char* kEnv[2] = {"TILESCOPE_FONT", "TILESCOPE_FONT_BOLD"};
+        static const char* kDejaVu[2] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                                         "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"};
+        std::vector<std::string> tries;
+        if (const char* e = std::getenv(kEnv[bold]); e && *e) tries.push_back(e);
+        tries.push_back(kDejaVu[bold]);
+        for (const std::string& path : tries)
+            if (FT_New_Face(lib, path.c_str(), 0, &face[bold]) == 0) return true;
+        const std::string f = fontconfigFile(bold);
+        return !f.empty() && FT_New_Face(lib, f.c_str(), 0, &face[bold]) == 0;
+    }
     FT_Face sized(bool bold, int px) {
+        if (bold && !face[1]) {
+            if (!boldTried) load(true);
+            boldTried = true;
+            bold = face[1] != nullptr;
+        }
         FT_Face f = face[bold];
         if (sizeSet[bold] != px) {
             FT_Set_Pixel_Sizes(f, 0, FT_UInt(px));
@@ -124,22 +150,9 @@ std::unique_ptr<FontRaster> FontRaster::open(std::string* error) {
         if (error) *error = "FreeType did not start";
         return nullptr;
     }
-    static const char* kEnv[2] = {"TILESCOPE_FONT", "TILESCOPE_FONT_BOLD"};
-    static const char* kDejaVu[2] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                                     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"};
-    for (int b = 0; b < 2; ++b) {
-        std::vector<std::string> tries;
-        if (const char* e = std::getenv(kEnv[b]); e && *e) tries.push_back(e);
-        tries.push_back(kDejaVu[b]);
-        for (const std::string& path : tries)
-            if (FT_New_Face(r->d_->lib, path.c_str(), 0, &r->d_->face[b]) == 0) break;
-        if (!r->d_->face[b]) {
-            const std::string f = fontconfigFile(b == 1);
-            if (f.empty() || FT_New_Face(r->d_->lib, f.c_str(), 0, &r->d_->face[b]) != 0) {
-                if (error) *error = "no font found (DejaVu Sans or fontconfig's sans-serif)";
-                return nullptr;
-            }
-        }
+    if (!r->d_->load(false)) {
+        if (error) *error = "no font found (DejaVu Sans or fontconfig's sans-serif)";
+        return nullptr;
     }
     return r;
 }
@@ -178,18 +191,21 @@ void FontRaster::draw(PixelView& dst, double x, double baseline, std::string_vie
         const Glyph& g = d_->glyph(bold, size, nextCodePoint(utf8, i));
         x += d_->kerning(bold, size, prev, g.index);
         prev = g.index;
-        const int gx = int(std::lround(x)) + g.left, gy = by - g.top;
+        const int gx = int(std::lround(x)) + g.left, gy = by - g.top - dst.originY;
         for (int y = std::max(0, -gy); y < g.rows && gy + y < dst.height; ++y) {
             std::uint32_t* row = dst.pixels + std::size_t(gy + y) * dst.stride;
             const std::uint8_t* cov = g.coverage.data() + std::size_t(y) * std::size_t(g.width);
             for (int k = std::max(0, -gx); k < g.width && gx + k < dst.width; ++k) {
-                const std::uint32_t a = std::uint32_t(cov[k]) * ia / 255;
+                const std::uint32_t a = ia == 255 ? cov[k] : div255(cov[k] * ia);
                 if (!a) continue;
                 std::uint32_t& p = row[gx + k];
+                if (a == 255) {
+                    p = 0xff000000u | ink;
+                    continue;
+                }
                 const std::uint32_t pr = (p >> 16) & 0xff, pg = (p >> 8) & 0xff, pb = p & 0xff;
-                p = 0xff000000u | ((pr * (255 - a) + ir * a + 127) / 255) << 16 |
-                    ((pg * (255 - a) + ig * a + 127) / 255) << 8 |
-                    ((pb * (255 - a) + ib * a + 127) / 255);
+                p = 0xff000000u | div255(pr * (255 - a) + ir * a) << 16 |
+                    div255(pg * (255 - a) + ig * a) << 8 | div255(pb * (255 - a) + ib * a);
             }
         }
         x += g.advance;

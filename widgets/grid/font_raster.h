@@ -14,11 +14,12 @@
 
 namespace tsw {
 
-// A view of 0xAARRGGBB pixels.
+// A view of 0xAARRGGBB pixels: rows [originY, originY + height) of a taller picture.
 struct PixelView {
     std::uint32_t* pixels = nullptr;
     int width = 0, height = 0;
     std::size_t stride = 0; // pixels per row
+    int originY = 0;        // the picture's row that pixels' first row is
 };
 
 class FontRaster {
@@ -38,7 +39,7 @@ public:
     // Pixel sizes are rounded to whole pixels, as the renderer's fonts are.
     Metrics metrics(double px, bool bold = false);
     double advance(std::string_view utf8, double px, bool bold = false);
-    // Draws `utf8` with its baseline's left end at (x, baseline).
+    // Draws `utf8` with its baseline's left end at (x, baseline), in picture coordinates.
     void draw(PixelView& dst, double x, double baseline, std::string_view utf8, double px, Argb ink,
               bool bold = false);
 

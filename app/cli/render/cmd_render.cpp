@@ -124,10 +124,20 @@ int render(const RenderArgs& a) {
             o.scale = scale;
             o.legend = !a.noLegend;
             o.title = !a.noTitle;
-            if (auto img = tsw::rasterizeGrid(grid, o, *fonts, &whyNot)) {
-                ts::image::writeFileAtomically(
-                    a.out, ts::image::encodePng(img->pixels.data(), img->width, img->height,
-                                                std::size_t(img->width)));
+            if (auto pic = tsw::GridPicture::plan(grid, o, *fonts, &whyNot)) {
+                // Drawn band by band by the encoder's workers, each with its own fonts (a
+                // FreeType face is not shared between threads).
+                std::vector<std::unique_ptr<tsw::FontRaster>> own(
+                    ts::image::pngWorkers(pic->width(), pic->height()));
+                own[0] = std::move(fonts);
+                const auto png = ts::image::encodePngRows(
+                    pic->width(), pic->height(),
+                    [&](int y0, int y1, std::uint32_t* out, std::size_t worker) {
+                        if (!own[worker]) own[worker] = tsw::FontRaster::open(nullptr);
+                        if (!own[worker]) throw ts::InputError("no font for the labels");
+                        pic->drawBand(y0, y1, out, *own[worker]);
+                    });
+                ts::image::writeFileAtomically(a.out, png);
                 return cli::kOk;
             }
         }

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -37,66 +38,32 @@ void chunk(std::vector<std::uint8_t>& out, const char* type, const std::uint8_t*
 
 namespace {
 
-// Rows [r0, r1) as filtered scanlines: filter type 2 ("Up": each byte minus the one above), then
-// R, G, B. A row equal to the one above (most rows inside a cell) is all zeros.
-void filterRows(const std::uint32_t* pixels, std::size_t w, std::size_t stride, std::size_t r0,
-                std::size_t r1, std::uint8_t* raw) {
-    const std::size_t line = 1 + 3 * w;
-    for (std::size_t y = r0; y < r1; ++y) {
-        std::uint8_t* o = raw + y * line;
-        *o++ = 2;
-        const std::uint32_t* p = pixels + y * stride;
-        if (y == 0) {
-            for (std::size_t x = 0; x < w; ++x) {
-                *o++ = std::uint8_t(p[x] >> 16);
-                *o++ = std::uint8_t(p[x] >> 8);
-                *o++ = std::uint8_t(p[x]);
-            }
-            continue;
-        }
-        const std::uint32_t* up = p - stride;
-        if (std::memcmp(p, up, w * 4) == 0) {
-            std::memset(o, 0, 3 * w);
-            continue;
-        }
+// One filtered scanline: filter type 2 ("Up": each byte minus the one above; the first row has
+// none above), then R, G, B. A row equal to the one above (most rows inside a cell) is zeros.
+void filterRow(const std::uint32_t* p, const std::uint32_t* up, std::size_t w, std::uint8_t* o) {
+    *o++ = 2;
+    if (!up) {
         for (std::size_t x = 0; x < w; ++x) {
-            const std::uint32_t a = p[x], b = up[x];
-            *o++ = std::uint8_t((a >> 16) - (b >> 16));
-            *o++ = std::uint8_t((a >> 8) - (b >> 8));
-            *o++ = std::uint8_t(a - b);
+            *o++ = std::uint8_t(p[x] >> 16);
+            *o++ = std::uint8_t(p[x] >> 8);
+            *o++ = std::uint8_t(p[x]);
         }
+        return;
+    }
+    if (std::memcmp(p, up, w * 4) == 0) {
+        std::memset(o, 0, 3 * w);
+        return;
+    }
+    for (std::size_t x = 0; x < w; ++x) {
+        const std::uint32_t a = p[x], b = up[x];
+        *o++ = std::uint8_t((a >> 16) - (b >> 16));
+        *o++ = std::uint8_t((a >> 8) - (b >> 8));
+        *o++ = std::uint8_t(a - b);
     }
 }
 
-} // namespace
-
-std::vector<std::uint8_t> encodePng(const std::uint32_t* pixels, int width, int height,
-                                    std::size_t stride) {
-    if (width <= 0 || height <= 0) throw InputError("an image needs at least one pixel");
-    const std::size_t w = std::size_t(width), h = std::size_t(height);
-    const std::size_t line = 1 + 3 * w;
-    // Every byte is written below: no zero fill, and huge pages rather than a fault per 4 KiB.
-    const std::size_t bytes = line * h;
-    const std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[bytes]);
-    detail::adviseHugePages(raw.get(), bytes);
-    // Pieces of whole rows, each filtered and compressed by its own thread (deflatePiece's
-    // matches stay inside the piece, so no piece waits for another's rows).
-    const std::size_t k = std::min(pieceCount(bytes), h);
-    std::vector<std::vector<std::uint8_t>> pieces(k);
-    auto piece = [&](std::size_t p) {
-        const std::size_t r0 = h * p / k, r1 = h * (p + 1) / k;
-        filterRows(pixels, w, stride, r0, r1, raw.get());
-        pieces[p] = deflatePiece(raw.get(), r0 * line, r1 * line, p + 1 == k);
-    };
-    {
-        std::vector<std::thread> workers;
-        for (std::size_t p = 1; p < k; ++p)
-            workers.emplace_back(piece, p);
-        piece(0);
-        for (auto& t : workers)
-            t.join();
-    }
-    const std::vector<std::uint8_t> z = zlibStream(pieces, adler32(raw.get(), bytes));
+std::vector<std::uint8_t> pngFile(std::size_t w, std::size_t h,
+                                  const std::vector<std::uint8_t>& z) {
     std::vector<std::uint8_t> file = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     file.reserve(z.size() + 64);
     std::vector<std::uint8_t> ihdr;
@@ -107,6 +74,85 @@ std::vector<std::uint8_t> encodePng(const std::uint32_t* pixels, int width, int 
     chunk(file, "IDAT", z.data(), z.size());
     chunk(file, "IEND", nullptr, 0);
     return file;
+}
+
+// Runs piece(0..k-1), piece 0 on the calling thread; the first exception any piece threw is
+// rethrown once all have finished.
+template <class F> void onThreads(std::size_t k, const F& piece) {
+    std::vector<std::exception_ptr> errors(k);
+    auto run = [&](std::size_t p) {
+        try {
+            piece(p);
+        } catch (...) {
+            errors[p] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> workers;
+    for (std::size_t p = 1; p < k; ++p)
+        workers.emplace_back(run, p);
+    run(0);
+    for (auto& t : workers)
+        t.join();
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+} // namespace
+
+std::size_t pngWorkers(int width, int height) {
+    const std::size_t bytes =
+        (1 + 3 * std::size_t(std::max(width, 0))) * std::size_t(std::max(height, 0));
+    return std::max<std::size_t>(
+        1, std::min<std::size_t>(pieceCount(bytes), std::size_t(std::max(height, 1))));
+}
+
+std::vector<std::uint8_t> encodePngRows(int width, int height, const RowSource& draw,
+                                        int bandRows) {
+    if (width <= 0 || height <= 0) throw InputError("an image needs at least one pixel");
+    const std::size_t w = std::size_t(width), h = std::size_t(height);
+    const std::size_t line = 1 + 3 * w, bytes = line * h;
+    const std::size_t band = std::size_t(std::max(bandRows, 1));
+    // Every byte is written below: no zero fill, and huge pages rather than a fault per 4 KiB.
+    const std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[bytes]);
+    detail::adviseHugePages(raw.get(), bytes);
+    // Pieces of whole rows, each drawn band by band, filtered and compressed by its own worker
+    // (deflatePiece's matches stay inside the piece, so no piece waits for another's rows). A
+    // band is drawn with the row above it, which the Up filter reads.
+    const std::size_t k = pngWorkers(width, height);
+    std::vector<std::vector<std::uint8_t>> pieces(k);
+    onThreads(k, [&](std::size_t p) {
+        const std::size_t r0 = h * p / k, r1 = h * (p + 1) / k;
+        std::vector<std::uint32_t> rows((band + 1) * w);
+        for (std::size_t y = r0; y < r1; y += band) {
+            const std::size_t yb = std::min(r1, y + band), above = y > 0 ? 1 : 0;
+            draw(int(y - above), int(yb), rows.data(), p);
+            for (std::size_t r = y; r < yb; ++r) {
+                const std::uint32_t* px = rows.data() + (r - y + above) * w;
+                filterRow(px, r > 0 ? px - w : nullptr, w, raw.get() + r * line);
+            }
+        }
+        pieces[p] = deflatePiece(raw.get(), r0 * line, r1 * line, p + 1 == k);
+    });
+    return pngFile(w, h, zlibStream(pieces, adler32(raw.get(), bytes)));
+}
+
+std::vector<std::uint8_t> encodePng(const std::uint32_t* pixels, int width, int height,
+                                    std::size_t stride) {
+    if (width <= 0 || height <= 0) throw InputError("an image needs at least one pixel");
+    const std::size_t w = std::size_t(width), h = std::size_t(height);
+    const std::size_t line = 1 + 3 * w, bytes = line * h;
+    const std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[bytes]);
+    detail::adviseHugePages(raw.get(), bytes);
+    const std::size_t k = pngWorkers(width, height);
+    std::vector<std::vector<std::uint8_t>> pieces(k);
+    onThreads(k, [&](std::size_t p) {
+        const std::size_t r0 = h * p / k, r1 = h * (p + 1) / k;
+        for (std::size_t r = r0; r < r1; ++r)
+            filterRow(pixels + r * stride, r > 0 ? pixels + (r - 1) * stride : nullptr, w,
+                      raw.get() + r * line);
+        pieces[p] = deflatePiece(raw.get(), r0 * line, r1 * line, p + 1 == k);
+    });
+    return pngFile(w, h, zlibStream(pieces, adler32(raw.get(), bytes)));
 }
 
 void writeFileAtomically(const std::string& path, const std::vector<std::uint8_t>& bytes) {

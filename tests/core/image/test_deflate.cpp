@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <atomic>
 #include <cstring>
 #include <random>
 
@@ -224,6 +225,50 @@ TEST(Deflate, PiecesConcatenateIntoOneStream) {
                                ts::image::deflatePiece(zeros.data(), 50001, zeros.size(), true)},
                               ts::image::adler32(zeros.data(), zeros.size()));
     EXPECT_EQ(inflateAll(z, zeros.size()), zeros);
+}
+
+} // namespace
+
+namespace {
+
+// Rows drawn on demand, in bands, by several workers: the same pixels as the whole image.
+TEST(Png, RowsOnDemandGiveTheSameImage) {
+    const int w = 700, h = 900;
+    auto pixel = [](int x, int y) {
+        return 0xff000000u | std::uint32_t((x / 30) * 977 + (y / 30) * 131) % 0xffffff ^
+                                 (y % 30 == 7 && x % 13 < 5 ? 0x203040u : 0u);
+    };
+    std::vector<std::uint32_t> img(std::size_t(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            img[std::size_t(y) * w + std::size_t(x)] = pixel(x, y);
+    const Bytes whole = ts::image::encodePng(img.data(), w, h, std::size_t(w));
+    for (int band : {1, 7, 64, 2000}) {
+        std::atomic<int> calls{0};
+        const Bytes rows = ts::image::encodePngRows(
+            w, h,
+            [&](int y0, int y1, std::uint32_t* out, std::size_t) {
+                EXPECT_LE(y1 - y0, band + 1);
+                ++calls;
+                for (int y = y0; y < y1; ++y)
+                    for (int x = 0; x < w; ++x)
+                        *out++ = pixel(x, y);
+            },
+            band);
+        int dw = 0, dh = 0;
+        const auto px = decodeRgbPng(rows, dw, dh);
+        ASSERT_EQ(dw, w);
+        ASSERT_EQ(dh, h);
+        EXPECT_EQ(px, img) << "bands of " << band;
+        EXPECT_GE(calls.load(), (h + band - 1) / band);
+    }
+    EXPECT_FALSE(whole.empty());
+    // A source that fails fails the encoding with its own error, on any worker.
+    EXPECT_THROW(ts::image::encodePngRows(w, h,
+                                          [&](int, int y1, std::uint32_t*, std::size_t) {
+                                              if (y1 >= h) throw ts::InputError("no font");
+                                          }),
+                 ts::InputError);
 }
 
 } // namespace

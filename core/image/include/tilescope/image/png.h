@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,15 @@ namespace ts::image {
 // `stride` pixels apart.
 std::vector<std::uint8_t> encodePng(const std::uint32_t* pixels, int width, int height,
                                     std::size_t stride);
+
+// Rows on demand: draw(y0, y1, out, worker) writes rows [y0, y1) of the image (width pixels a
+// row, packed, 0xAARRGGBB) into out. Workers 0 .. pngWorkers() - 1 call it at once, each for
+// rows of its own, at most bandRows + 1 rows a call, so the image is never whole in memory.
+using RowSource = std::function<void(int y0, int y1, std::uint32_t* out, std::size_t worker)>;
+std::vector<std::uint8_t> encodePngRows(int width, int height, const RowSource& draw,
+                                        int bandRows = 64);
+// How many workers encodePngRows uses for an image of this size.
+std::size_t pngWorkers(int width, int height);
 
 // Writes bytes to `path` through a temporary file renamed over it, so an interrupted write
 // never leaves a torn file. Throws ts::InputError naming the path and the reason.
