@@ -9,7 +9,6 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <thread>
 
 #ifdef TILESCOPE_HAVE_LIBDEFLATE
 #include <libdeflate.h>
@@ -388,15 +387,9 @@ std::size_t pieceCount(std::size_t n) {
 std::vector<std::uint8_t> zlibCompress(const std::uint8_t* data, std::size_t n) {
     const std::size_t k = pieceCount(n);
     std::vector<std::vector<std::uint8_t>> pieces(k);
-    {
-        std::vector<std::thread> workers;
-        for (std::size_t p = 1; p < k; ++p)
-            workers.emplace_back(
-                [&, p] { pieces[p] = deflatePiece(data, n * p / k, n * (p + 1) / k, p + 1 == k); });
-        pieces[0] = deflatePiece(data, 0, n / k, k == 1);
-        for (auto& w : workers)
-            w.join();
-    }
+    runPieces(k, [&](std::size_t p) {
+        pieces[p] = deflatePiece(data, n * p / k, n * (p + 1) / k, p + 1 == k);
+    });
     return zlibStream(pieces, adler32(data, n));
 }
 

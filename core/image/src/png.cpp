@@ -3,16 +3,15 @@
 #include "tilescope/image/png.h"
 
 #include "tilescope/image/deflate.h"
+#include "tilescope/support/cores.h"
 #include "tilescope/support/errors.h"
 #include "tilescope/support/huge_pages.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <filesystem>
 #include <memory>
-#include <thread>
 #include <unistd.h>
 
 namespace ts::image {
@@ -76,27 +75,6 @@ std::vector<std::uint8_t> pngFile(std::size_t w, std::size_t h,
     return file;
 }
 
-// Runs piece(0..k-1), piece 0 on the calling thread; the first exception any piece threw is
-// rethrown once all have finished.
-template <class F> void onThreads(std::size_t k, const F& piece) {
-    std::vector<std::exception_ptr> errors(k);
-    auto run = [&](std::size_t p) {
-        try {
-            piece(p);
-        } catch (...) {
-            errors[p] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> workers;
-    for (std::size_t p = 1; p < k; ++p)
-        workers.emplace_back(run, p);
-    run(0);
-    for (auto& t : workers)
-        t.join();
-    for (const auto& e : errors)
-        if (e) std::rethrow_exception(e);
-}
-
 } // namespace
 
 std::size_t pngWorkers(int width, int height) {
@@ -120,7 +98,7 @@ std::vector<std::uint8_t> encodePngRows(int width, int height, const RowSource& 
     // band is drawn with the row above it, which the Up filter reads.
     const std::size_t k = pngWorkers(width, height);
     std::vector<std::vector<std::uint8_t>> pieces(k);
-    onThreads(k, [&](std::size_t p) {
+    runPieces(k, [&](std::size_t p) {
         const std::size_t r0 = h * p / k, r1 = h * (p + 1) / k;
         std::vector<std::uint32_t> rows((band + 1) * w);
         for (std::size_t y = r0; y < r1; y += band) {
@@ -138,21 +116,12 @@ std::vector<std::uint8_t> encodePngRows(int width, int height, const RowSource& 
 
 std::vector<std::uint8_t> encodePng(const std::uint32_t* pixels, int width, int height,
                                     std::size_t stride) {
-    if (width <= 0 || height <= 0) throw InputError("an image needs at least one pixel");
-    const std::size_t w = std::size_t(width), h = std::size_t(height);
-    const std::size_t line = 1 + 3 * w, bytes = line * h;
-    const std::unique_ptr<std::uint8_t[]> raw(new std::uint8_t[bytes]);
-    detail::adviseHugePages(raw.get(), bytes);
-    const std::size_t k = pngWorkers(width, height);
-    std::vector<std::vector<std::uint8_t>> pieces(k);
-    onThreads(k, [&](std::size_t p) {
-        const std::size_t r0 = h * p / k, r1 = h * (p + 1) / k;
-        for (std::size_t r = r0; r < r1; ++r)
-            filterRow(pixels + r * stride, r > 0 ? pixels + (r - 1) * stride : nullptr, w,
-                      raw.get() + r * line);
-        pieces[p] = deflatePiece(raw.get(), r0 * line, r1 * line, p + 1 == k);
+    // The rows are copied band by band into the workers' buffers (a memcpy, a small part of the
+    // encoding), so both entry points share one pipeline.
+    return encodePngRows(width, height, [&](int y0, int y1, std::uint32_t* out, std::size_t) {
+        for (int y = y0; y < y1; ++y, out += width)
+            std::memcpy(out, pixels + std::size_t(y) * stride, std::size_t(width) * 4);
     });
-    return pngFile(w, h, zlibStream(pieces, adler32(raw.get(), bytes)));
 }
 
 void writeFileAtomically(const std::string& path, const std::vector<std::uint8_t>& bytes) {

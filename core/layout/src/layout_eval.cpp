@@ -392,24 +392,11 @@ void forEachBatchChunked(const Shape& shape, const std::vector<Expr>& exprs, std
     // Contiguous ranges of whole batches, one per thread. A failing cell is reported from the
     // lowest failing chunk, which holds the first failing cell in row-major order.
     const std::int64_t per = (batches + std::int64_t(chunks) - 1) / std::int64_t(chunks);
-    std::vector<std::exception_ptr> errors(chunks);
-    std::vector<std::thread> workers;
-    auto work = [&](std::size_t c) {
+    runPieces(chunks, [&](std::size_t c) {
         const std::int64_t begin = std::min(total, std::int64_t(c) * per * std::int64_t(B));
         const std::int64_t end = std::min(total, std::int64_t(c + 1) * per * std::int64_t(B));
-        try {
-            if (begin < end) runRange(c, begin, end);
-        } catch (...) {
-            errors[c] = std::current_exception();
-        }
-    };
-    for (std::size_t c = 1; c < chunks; ++c)
-        workers.emplace_back(work, c);
-    work(0);
-    for (auto& w : workers)
-        w.join();
-    for (const auto& e : errors)
-        if (e) std::rethrow_exception(e);
+        if (begin < end) runRange(c, begin, end);
+    });
 }
 
 } // namespace ts::detail
