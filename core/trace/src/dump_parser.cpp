@@ -12,6 +12,7 @@
 #include <list>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 
 namespace ts::dump {
 
@@ -236,21 +237,50 @@ struct Parser::Impl {
         addRaw(line);
     }
 
-    const Cached& parseCached(const std::string& key, const std::function<Mapping()>& parse) {
+    // Refuses a layout whose evaluation would compute more than opt.maxCells cells (each replica
+    // of a fragment's cell is one), before anything is evaluated. A visual block's shape is its
+    // Shape field.
+    void checkCellCap(const Mapping& m, bool visual) const {
+        if (opt.maxCells <= 0) return;
+        const Shape& shape =
+            std::visit([](const auto& v) -> const Shape& { return v.inputShape(); }, m);
+        const Fragment* f = std::get_if<Fragment>(&m);
+        const std::int64_t cells = cellCount(shape); // at most kMaxCells: the layout was built
+        const std::int64_t replicas = f ? f->replicate() : 1;
+        if (cells * replicas <= opt.maxCells) return; // at most 2^24 x 2^16: no overflow
+        std::string msg =
+            "shape " + formatShape(shape) + " has " + std::to_string(cells) + " cells" +
+            (replicas > 1 ? " x " + std::to_string(replicas) +
+                                " replicas = " + std::to_string(cells * replicas) + " to evaluate"
+                          : "") +
+            ", over this parser's limit of " + std::to_string(opt.maxCells) + " (not evaluated)";
+        if (visual) throw FieldError(0, std::move(msg), "", 0);
+        throw InputError(msg);
+    }
+
+    // Parses (and evaluates, within the cap) a layout once per distinct text. A repr is always
+    // evaluated, as its note compares TileLang's printed extents with the cells; that one
+    // evaluation is also the check of opt.evaluate.
+    const Cached& parseCached(const std::string& key, const std::function<ParsedRepr()>& parse,
+                              bool visual) {
         auto it = cache.find(key);
         if (it != cache.end()) return it->second;
         if (cache.size() > 4096) cache.clear();
         Cached c;
         try {
-            Mapping m = parse();
-            if (opt.evaluate) {
-                if (auto* f = std::get_if<Fragment>(&m))
-                    (void)f->evaluate();
-                else
-                    (void)std::get<Layout>(m).evaluate();
+            ParsedRepr r = parse();
+            checkCellCap(r.mapping, visual);
+            if (opt.evaluate || !visual) {
+                if (const Fragment* f = std::get_if<Fragment>(&r.mapping)) {
+                    const FragmentTable t = f->evaluate();
+                    if (!visual) c.note = reprNote(r, &t, nullptr);
+                } else {
+                    const LayoutTable t = std::get<Layout>(r.mapping).evaluate();
+                    if (!visual) c.note = reprNote(r, nullptr, &t);
+                }
             }
-            c.mapping = mappingText(m);
-            c.value = std::move(m);
+            c.mapping = mappingText(r.mapping);
+            c.value = std::move(r.mapping);
         } catch (const FieldError& e) {
             static const char* names[] = {"Shape", "Thread", "Index", "Replicate"};
             c.error = std::string(names[e.field]) + ": " +
@@ -267,17 +297,14 @@ struct Parser::Impl {
         l.role = std::move(role);
         l.raw = std::string(trimmed(text));
         l.line = line;
-        std::string note;
-        const Cached& c = parseCached("R" + l.raw, [&] { return parseRepr(l.raw, &note); });
+        const Cached& c = parseCached(
+            "R" + l.raw, [&] { return parseReprUnevaluated(l.raw); }, false);
         l.value = c.value;
         l.mapping = c.mapping;
         l.error = c.error;
-        l.note = c.note.empty() ? note : c.note;
-        if (!c.value && !note.empty()) l.note = note;
+        l.note = c.note;
         if (!l.error.empty() && cur.problem.empty())
             cur.problem = "line " + std::to_string(line) + ": " + l.role + ": " + l.error;
-        // Remember the note in the cache too (first parse computed it).
-        if (!note.empty()) cache["R" + l.raw].note = note;
         cur.layouts.push_back(std::move(l));
     }
 
@@ -288,7 +315,14 @@ struct Parser::Impl {
         l.raw = cur.raw;
         std::string key = "V" + visual.shape + "\x1f" + visual.thread + "\x1f" + visual.index +
                           "\x1f" + visual.replicate;
-        const Cached& c = parseCached(key, [&] { return Mapping(parseVisualFields(visual)); });
+        const Cached& c = parseCached(
+            key,
+            [&] {
+                ParsedRepr r; // a block prints no extents to compare
+                r.mapping = parseVisualFields(visual);
+                return r;
+            },
+            true);
         l.value = c.value;
         l.mapping = c.mapping;
         l.error = c.error;

@@ -167,33 +167,9 @@ std::string shapeText(const Shape& s) {
     return formatShape(s, true);
 }
 
-// Compares what TileLang printed with what we compute; differences go to the note.
-void noteExtents(const Mapping& m, const std::optional<Shape>& printedOut,
-                 std::optional<std::int64_t> printedThreads, std::string* note) {
-    if (!note) return;
-    note->clear();
-    if (const Fragment* f = std::get_if<Fragment>(&m)) {
-        FragmentTable t = f->evaluate();
-        if (printedThreads && *printedThreads != t.threadExtent)
-            *note += "TileLang printed thread extent " + std::to_string(*printedThreads) +
-                     ", the cells give " + std::to_string(t.threadExtent) + "; ";
-        if (printedOut && *printedOut != t.localShape)
-            *note += "TileLang printed local shape " + shapeText(*printedOut) +
-                     ", the cells give " + shapeText(t.localShape) + "; ";
-    } else {
-        const Layout& l = std::get<Layout>(m);
-        Shape out = l.outputShape();
-        if (printedOut && *printedOut != out)
-            *note += "TileLang printed output shape " + shapeText(*printedOut) +
-                     ", the cells give " + shapeText(out) +
-                     " (TileLang bounds the simplified expression); ";
-    }
-    if (note->size() >= 2) note->resize(note->size() - 2);
-}
-
 } // namespace
 
-Mapping parseRepr(std::string_view text, std::string* note) {
+ParsedRepr parseReprUnevaluated(std::string_view text) {
     std::string_view whole = text;
     Piece p = trim({text, 0});
     std::string_view t = p.text;
@@ -287,9 +263,7 @@ Mapping parseRepr(std::string_view text, std::string* note) {
                 });
         }
         if (fwd.empty()) fail("the transform has no outputs", whole, outs.offset);
-        Mapping m = Layout(input, fwd);
-        noteExtents(m, printedOut, std::nullopt, note);
-        return m;
+        return {Layout(input, fwd), printedOut, std::nullopt, false};
     }
 
     std::int64_t replicate = 1;
@@ -346,13 +320,45 @@ Mapping parseRepr(std::string_view text, std::string* note) {
             frag = frag.withThreadRange(a, b);
         }
     }
-    Mapping m = frag;
-    noteExtents(m, printedOut, printedThreads, note);
-    if (note && unboundedThreads)
-        *note += "TileLang printed thread extent pos_inf (its bound of the thread map has no "
-                 "upper end), the cells give " +
-                 std::to_string(frag.evaluate().threadExtent) + "; ";
-    return m;
+    return {frag, printedOut, printedThreads, unboundedThreads};
+}
+
+std::string reprNote(const ParsedRepr& r, const FragmentTable* fragment,
+                     const LayoutTable* layout) {
+    std::string note;
+    auto add = [&](const std::string& s) { note += (note.empty() ? "" : "; ") + s; };
+    if (fragment) {
+        if (r.printedThreads && *r.printedThreads != fragment->threadExtent)
+            add("TileLang printed thread extent " + std::to_string(*r.printedThreads) +
+                ", the cells give " + std::to_string(fragment->threadExtent));
+        if (r.printedOut && *r.printedOut != fragment->localShape)
+            add("TileLang printed local shape " + shapeText(*r.printedOut) + ", the cells give " +
+                shapeText(fragment->localShape));
+        if (r.unboundedThreads)
+            add("TileLang printed thread extent pos_inf (its bound of the thread map has no "
+                "upper end), the cells give " +
+                std::to_string(fragment->threadExtent));
+    } else if (layout && r.printedOut && *r.printedOut != layout->outputShape) {
+        add("TileLang printed output shape " + shapeText(*r.printedOut) + ", the cells give " +
+            shapeText(layout->outputShape) + " (TileLang bounds the simplified expression)");
+    }
+    return note;
+}
+
+Mapping parseRepr(std::string_view text, std::string* note) {
+    ParsedRepr r = parseReprUnevaluated(text);
+    if (note) {
+        // One evaluation gives every extent the note compares.
+        note->clear();
+        if (const Fragment* f = std::get_if<Fragment>(&r.mapping)) {
+            const FragmentTable t = f->evaluate();
+            *note = reprNote(r, &t, nullptr);
+        } else {
+            const LayoutTable t = std::get<Layout>(r.mapping).evaluate();
+            *note = reprNote(r, nullptr, &t);
+        }
+    }
+    return std::move(r.mapping);
 }
 
 Fragment parseVisualFields(const VisualFields& v) {

@@ -67,6 +67,10 @@ struct ParserOptions {
     std::int64_t maxBytes = 0;          // 0: limits::kMaxLogBytes
     std::size_t maxRawBytes = 1 << 16;  // raw text kept per event
     bool evaluate = true;               // evaluate every parsed layout (catches bad values)
+    // Cells a parsed layout may have to be evaluated, a fragment's replicas counted (what its
+    // evaluation computes); a layout over it becomes that layout's error before any evaluation.
+    // 0: no cap beyond the layout limits (limits::kMaxCells, kMaxStoredValues).
+    std::int64_t maxCells = 0;
 };
 
 class Parser {
