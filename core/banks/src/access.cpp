@@ -56,6 +56,11 @@ std::string coordText(const std::vector<std::int64_t>& c) {
     return s + ")";
 }
 
+// Threads of one CUDA thread block: a fragment's replicas of a cell are that many threads at most.
+constexpr std::int64_t kMaxBlockThreads = 1024;
+// Instructions of a lane map (`lambda t, k`).
+constexpr std::int64_t kMaxSteps = 4096;
+
 void checkVectorBytes(int vector, int bytes) {
     const int vb = vector * bytes;
     if (vector < 1 || !isPow2(vb) || vb > 16)
@@ -161,6 +166,31 @@ std::vector<std::int64_t> SharedTile::coordOf(std::int64_t cell) const {
 
 SharedAccess fragmentAccess(const SharedTile& tile, const Fragment& frag,
                             const AccessOptions& opt) {
+    // Both checks come before the evaluation, whose cost is cells x replicas thread values: a
+    // fragment larger than the tile was refused at its first cell outside only after every cell
+    // of it was evaluated, and a 65535-fold replication of a 32x32 tile evaluated 2^26 threads;
+    // each ran over libFuzzer's 25 s in the instrumented build (fuzz-regressions/banks).
+    const Shape& fs = frag.inputShape();
+    if (fs.size() != tile.shape().size())
+        throw InputError("the fragment's shape " + formatShape(fs) + " has rank " +
+                         std::to_string(fs.size()) + " but the layout has rank " +
+                         std::to_string(tile.shape().size()) + " " + formatShape(tile.shape()));
+    // A fragment smaller than the tile is a partial access; a larger one reaches outside, first
+    // (row-major) at the innermost dimension that is too long.
+    for (std::size_t k = fs.size(); k-- > 0;)
+        if (fs[k] > tile.shape()[k]) {
+            std::vector<std::int64_t> outside(fs.size(), 0);
+            outside[k] = tile.shape()[k];
+            throw InputError("the fragment " + formatShape(fs) + " accesses " + coordText(outside) +
+                             " outside the layout's domain " + formatShape(tile.shape()));
+        }
+    // The replicas of a cell are held by different threads of one thread block, which has at
+    // most 1024 threads (CUDA's limit): a larger replication describes no kernel.
+    if (frag.replicate() > kMaxBlockThreads)
+        throw InputError("the fragment has " + std::to_string(frag.replicate()) +
+                         " replicas of each cell, more than the " +
+                         std::to_string(kMaxBlockThreads) +
+                         " threads of a thread block that would hold them");
     FragmentTable ft = frag.evaluate();
     std::int64_t L = 1;
     for (std::int64_t e : ft.localShape)
@@ -332,7 +362,9 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
     std::int64_t steps = seq ? opt.steps : 1;
     if (seq && steps <= 0) {
         steps = 0;
-        const std::int64_t cap = tile.cells();
+        // More than kMaxSteps is refused below, so the search stops one step past it rather than
+        // at the tile's cell count (2^24 steps of 32 lanes for the largest tile).
+        const std::int64_t cap = std::min<std::int64_t>(tile.cells(), kMaxSteps + 1);
         while (steps < cap) {
             bool all = true;
             for (int t = 0; t < kWarpSize && all; ++t)
@@ -345,7 +377,8 @@ SharedAccess laneMapAccess(const SharedTile& tile, const std::string& lambdaText
                              formatShape(tile.shape()) + " (lane 0 at " + coordText(coordAt(0, 0)) +
                              ")");
     }
-    if (steps > 4096) throw InputError("lane map: at most 4096 steps");
+    if (steps > kMaxSteps)
+        throw InputError("lane map: at most " + std::to_string(kMaxSteps) + " steps");
     SharedAccess out;
     out.kind = "lanes";
     out.vector_elements = v;

@@ -201,6 +201,53 @@ TEST(AccessErrors, NameLaneAndCoordinate) {
     EXPECT_THROW(SharedTile(layoutOf(kRowMajor16x64), "int4"), InputError);
 }
 
+// A fragment is checked against the tile before it is evaluated (its evaluation is cells x
+// replicas thread values; fuzz_banks found inputs that spent over 25 s there before an error).
+TEST(AccessErrors, FragmentIsCheckedAgainstTheTileBeforeItIsEvaluated) {
+    // Row 39 divides by zero: evaluating the fragment would fail there, so the error naming the
+    // first cell outside the tile shows that nothing was evaluated.
+    std::string e = errorOf("make_linear_layout((32, 32), \"float16\")",
+                            "fragment:T.Fragment([40, 32], forward_thread_fn=lambda i, j: "
+                            "1 // (39 - i), forward_index_fn=lambda i, j: j)");
+    EXPECT_EQ(e, "the fragment [40, 32] accesses (32, 0) outside the layout's domain [32, 32]");
+    // Row-major, the first cell outside is in the innermost dimension that is too long.
+    e = errorOf(kRowMajor16x64, "fragment:T.Fragment([32, 128], forward_thread_fn=lambda i, j: i, "
+                                "forward_index_fn=lambda i, j: j)");
+    EXPECT_NE(e.find("accesses (0, 64) outside the layout's domain [16, 64]"), std::string::npos)
+        << e;
+    e = errorOf(kRowMajor16x64, "fragment:T.Fragment([16], forward_thread_fn=lambda i: i, "
+                                "forward_index_fn=lambda i: 0)");
+    EXPECT_EQ(e, "the fragment's shape [16] has rank 1 but the layout has rank 2 [16, 64]");
+    // A smaller fragment is still a partial access of the cells it covers.
+    EXPECT_EQ(run(kRowMajor16x64, "fragment:T.Fragment([8, 8], forward_thread_fn=lambda i, j: i, "
+                                  "forward_index_fn=lambda i, j: j)")
+                  .instructions.size(),
+              1u);
+}
+
+TEST(AccessErrors, AtMost1024ReplicasOfACell) {
+    // Every thread of a 1024-thread block holds the whole 8x8 tile: the most a block can do.
+    const std::string frag = "fragment:T.Fragment([8, 8], forward_thread_fn=lambda i, j, rep: rep, "
+                             "forward_index_fn=lambda i, j: i * 8 + j, replicate=";
+    SharedTile tile(layoutOf("make_linear_layout((8, 8), \"float16\")"), "float16");
+    SharedAccess a = buildAccess(tile, frag + "1024)");
+    EXPECT_EQ(a.plan.instructions.size(), 32u * 8u); // 32 warps x 8 vectors of 8 elements
+    EXPECT_EQ(errorOf("make_linear_layout((8, 8), \"float16\")", frag + "1025)"),
+              "the fragment has 1025 replicas of each cell, more than the 1024 threads of a thread "
+              "block that would hold them");
+}
+
+TEST(AccessLanes, InferredStepsStopOnePastTheLimit) {
+    // The search for k stops at 4097 steps however large the tile: exactly 4096 in the domain is
+    // an access of 4096 instructions, 8192 is refused.
+    SharedTile tile(layoutOf("make_linear_layout((8192,), \"float16\")"), "float16");
+    EXPECT_EQ(
+        buildAccess(tile, "lanes:lambda t, k: (k + 8192 * (k // 4096),)").plan.instructions.size(),
+        4096u);
+    EXPECT_EQ(errorOf("make_linear_layout((8192,), \"float16\")", "lanes:lambda t, k: (k,)"),
+              "lane map: at most 4096 steps");
+}
+
 TEST(AccessHeat, CellsCarryTheirInstructionCost) {
     SharedTile tile(layoutOf(kRowMajor16x64), "float16");
     SharedAccess a = buildAccess(tile, "ldmatrix:x4");

@@ -8,6 +8,9 @@
 //                             are grouped into vectors when every thread's addresses are
 //                             contiguous and aligned (up to 16 bytes, or forced by `vector`);
 //                             one instruction per (warp, vector step), lanes = threads of the warp.
+//                             A fragment smaller than the tile reads part of it; one larger, of
+//                             another rank or with more than 1024 replicas (a thread block's
+//                             threads) is refused before it is evaluated.
 //   lanes:lambda t: (r, c)    one instruction: lane t accesses (r, c) (`vector` elements from it)
 //   lanes:lambda t, k: (r, c) instructions k = 0..steps-1 (steps given, or inferred: k runs
 //                             while every lane's coordinate stays in the domain)
