@@ -163,6 +163,36 @@ private slots:
         QVERIFY2(rule().contains(QStringLiteral("4×4 cells per pixel")), qPrintable(rule()));
     }
 
+    // The colours of a level collected with it off the UI thread are those of every pixel, and
+    // the legend of an adopted level with its colours is the legend computed when painting.
+    void overviewColoursAreEveryPixels() {
+        const GridModel m = gridOf("make_gemm_c_fragment((1024, 1024), 256)", ColorMode::Warp);
+        GridRenderer r(m), plain(m);
+        r.setOverviewsArriveLater(true);
+        plain.setOverviewsArriveLater(true);
+        const double scale = 0.3 / r.style().cell;
+        const auto job = r.overviewJob(8);
+        for (int k : {2, 4, 8}) {
+            const QImage img = GridRenderer::buildOverview(*job, k);
+            QSet<QRgb> every;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x)
+                    every.insert(img.pixel(x, y) | 0xff000000u);
+            const QSet<QRgb> collected = GridRenderer::coloursOf(img);
+            QCOMPARE(collected, every);
+            r.adoptOverview(k, job->key, img, collected);
+            plain.adoptOverview(k, job->key, img);
+        }
+        auto texts = [&](const GridRenderer& x) {
+            QStringList t;
+            for (const LegendEntry& e : x.legendEntries(scale))
+                t << e.text;
+            return t;
+        };
+        QCOMPARE(texts(r), texts(plain));
+        QVERIFY(texts(r).join(QLatin1Char('|')).contains(QStringLiteral("warp")));
+    }
+
     // An overview built for a colouring that has since changed is not adopted.
     void staleOverviewsAreDropped() {
         GridRenderer r(gridOf("make_gemm_c_fragment((1024, 1024), 128)"));

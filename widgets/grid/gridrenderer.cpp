@@ -376,14 +376,10 @@ quint64 GridRenderer::colorKey() const {
     return revision_ ^ (colorOverlay_ ? colorOverlay_->revision() << 32 : 0);
 }
 
-const QSet<QRgb>& GridRenderer::overviewColours(int k) const {
-    for (const auto& [kk, set] : overviewColours_)
-        if (kk == k) return set;
+QSet<QRgb> GridRenderer::coloursOf(const QImage& img) {
     QSet<QRgb> drawn;
-    const QImage& img = overviewImage(k);
     // Neighbouring pixels mostly share a colour (a warp is a block of them): hashing only where
-    // the colour changes made the first frame at a new level of a 4096 x 4096 grid (4M pixels
-    // at 2 x 2 cells a pixel) 10-30 ms shorter.
+    // the colour changes rather than per pixel (4M inserts at the 2x2 level of 4096 x 4096).
     for (int y = 0; y < img.height(); ++y) {
         const QRgb* line = reinterpret_cast<const QRgb*>(img.constScanLine(y));
         QRgb last = 0;
@@ -394,7 +390,13 @@ const QSet<QRgb>& GridRenderer::overviewColours(int k) const {
             last = c;
         }
     }
-    overviewColours_.emplace_back(k, std::move(drawn));
+    return drawn;
+}
+
+const QSet<QRgb>& GridRenderer::overviewColours(int k) const {
+    for (const auto& [kk, set] : overviewColours_)
+        if (kk == k) return set;
+    overviewColours_.emplace_back(k, coloursOf(overviewImage(k)));
     return overviewColours_.back().second;
 }
 
@@ -438,12 +440,16 @@ QImage GridRenderer::buildOverview(const OverviewJob& job, int k) {
     return aggregateOverview(plainOverviewInput(job.model), k);
 }
 
-void GridRenderer::adoptOverview(int k, quint64 key, QImage img) {
+void GridRenderer::adoptOverview(int k, quint64 key, QImage img,
+                                 std::optional<QSet<QRgb>> colours) {
     if (key != colorKey() || img.isNull()) return;
     ensureLowDetail();
     for (const auto& o : overviews_)
         if (o.first == k) return;
     overviews_.emplace_back(k, std::move(img));
+    if (colours && std::none_of(overviewColours_.begin(), overviewColours_.end(),
+                                [k](const auto& c) { return c.first == k; }))
+        overviewColours_.emplace_back(k, std::move(*colours));
 }
 
 int GridRenderer::drawnOverviewBlock(int k) const {

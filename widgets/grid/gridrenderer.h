@@ -149,7 +149,11 @@ public:
     // The block size a paint at block size k draws with (see setOverviewsArriveLater).
     int drawnOverviewBlock(int k) const;
     static QImage buildOverview(const OverviewJob& job, int k);
-    void adoptOverview(int k, quint64 key, QImage img);
+    // The colours an overview image shows (what its legend may list): 11 ms for the 2x2 level of
+    // a 4096 x 4096 grid, so the view collects them with the level, off the UI thread.
+    static QSet<QRgb> coloursOf(const QImage& img);
+    // `colours`: coloursOf(img) when the caller has it (else collected when first needed).
+    void adoptOverview(int k, quint64 key, QImage img, std::optional<QSet<QRgb>> colours = {});
 
     // Cells per overview pixel (per side) at a scale: 1 when cells are at least a pixel.
     int overviewBlockAt(double scale) const;

@@ -125,13 +125,15 @@ void GridView::prefetchOverviews() {
         for (int k : job.blocks) {
             if (prefetchGen_.load() != gen) return;
             QImage img = GridRenderer::buildOverview(job, k);
+            QSet<QRgb> colours = GridRenderer::coloursOf(img);
             // Handed over on the UI thread, which owns the renderer. The view outlives this
             // build (its pool waits for it); an event still queued when the view goes is
             // dropped.
             QMetaObject::invokeMethod(
                 this,
-                [this, k, key = job.key, img = std::move(img)]() mutable {
-                    renderer_.adoptOverview(k, key, std::move(img));
+                [this, k, key = job.key, img = std::move(img),
+                 colours = std::move(colours)]() mutable {
+                    renderer_.adoptOverview(k, key, std::move(img), std::move(colours));
                     update(); // a frame may show a nearby level in its place
                 },
                 Qt::QueuedConnection);
