@@ -19,9 +19,9 @@ char32_t nextCodePoint(std::string_view s, std::size_t& i) {
     const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
     const unsigned char c = b(i);
     int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    if (n < 0 || i + std::size_t(n) >= s.size() + (n == 0 ? 1 : 0)) {
+    if (n < 0 || i + std::size_t(n) >= s.size()) { // a bad lead byte, or cut short
         ++i;
-        return n == 0 ? c : 0xfffd;
+        return 0xfffd;
     }
     char32_t cp = n == 0 ? c : c & (0x3f >> n);
     for (int k = 1; k <= n; ++k) {
