@@ -78,10 +78,11 @@ private slots:
     // only in its antialiasing: the raster picture is the renderer's export drawn another way.
     void rasterMatchesTheRenderersExport_data() {
         QTest::addColumn<int>("k");
-        const char* names[] = {"fragment thread", "fragment warp",  "fragment slot",
-                               "replicated",      "register file",  "layout input",
-                               "layout output",   "labels omitted", "no title or legend",
-                               "one-line labels", "scaled"};
+        const char* names[] = {
+            "fragment thread", "fragment warp",  "fragment slot",
+            "replicated",      "register file",  "layout input",
+            "layout output",   "labels omitted", "no title or legend",
+            "one-line labels", "scaled",         "CuTe subtitle wider than the grid"};
         for (int k = 0; k < int(std::size(names)); ++k)
             QTest::newRow(names[k]) << k;
     }
@@ -101,6 +102,7 @@ private slots:
             {"T.Layout([4, 12], lambda i, j: (i * 12 + j,))", ViewMode::Input, ColorMode::Thread,
              40},
             {"make_gemm_fragment_8x8()", ViewMode::Input, ColorMode::Thread, 20},
+            {"(4,8):(8,1)", ViewMode::Input, ColorMode::Thread, 40},
         };
         const Case& c = cases[k];
         const double scale = k == 10 ? 1.5 : 1.0;
@@ -109,6 +111,7 @@ private slots:
         s.cell = c.cell;
         s.legendInScene = c.legend;
         s.title = c.title;
+        s.exportPage = true;
         const QImage qt =
             GridRenderer(m, s).renderImage(scale).convertToFormat(QImage::Format_RGB32);
 
@@ -124,6 +127,14 @@ private slots:
         QVERIFY2(r, why.c_str());
         const QImage mine = toImage(*r);
         QCOMPARE(mine.size(), qt.size());
+        if (k == 11) {
+            // The subtitle (CuTe's axes) is wider than the grid and the title: the page is as
+            // wide as the subtitle, whose last pixels are not cut at the edge.
+            const double sub = fonts->advance(m.subtitle().toStdString(), 11);
+            QVERIFY2(
+                qt.width() >= 14 + layout::headerWidth(m.rows()) + sub + 14 - 1,
+                qPrintable(QStringLiteral("%1 px for a subtitle of %2").arg(qt.width()).arg(sub)));
+        }
 
         // Every cell: the fill colour near its top-left corner (labels are centred), and ink
         // (pixels other than the fill) in its label area in both pictures or in neither.

@@ -41,6 +41,7 @@ private slots:
         QTRY_COMPARE(w.gridView()->model().rows(), 32);
         GridRenderer::Style s;
         s.legendInScene = true;
+        s.exportPage = true;
         const QSize expected = GridRenderer(w.gridView()->model(), s).sceneSize().toSize();
         QVERIFY(expected.width() > 32 * 48 && expected.height() > 32 * 48);
 

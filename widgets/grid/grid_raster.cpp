@@ -141,7 +141,8 @@ std::optional<GridPicture> GridPicture::plan(const GridModel& m, const RasterOpt
     p.subtitle = utf8(m.subtitle());
     double sceneW = p.gx + p.gw + o.margin;
     if (o.title)
-        sceneW = std::max(sceneW, p.gx + fonts.advance(p.title, kTitleFont, true) + o.margin);
+        sceneW = std::max({sceneW, p.gx + fonts.advance(p.title, kTitleFont, true) + o.margin,
+                           p.gx + fonts.advance(p.subtitle, kSubtitleFont) + o.margin});
 
     labelFonts(m, cell, scale, p.f, &p.compact);
     p.labels = p.f[0] >= o.minLabelPx;

@@ -133,9 +133,13 @@ QSizeF GridRenderer::sceneSize() const {
     const QRectF g = gridRect();
     double w = g.right() + style_.margin;
     if (style_.title) {
-        // Keep the title on the page for narrow grids.
+        // Keep the title on the page for narrow grids, and on an exported page the subtitle (a
+        // CuTe layout's names its axes and is often the widest line).
         QFontMetricsF fm(fontPx(style_.fontFamily, kTitleFont, true));
+        QFontMetricsF sub(fontPx(style_.fontFamily, kSubtitleFont));
         w = std::max(w, g.left() + fm.horizontalAdvance(model_.title()) + style_.margin);
+        if (style_.exportPage)
+            w = std::max(w, g.left() + sub.horizontalAdvance(model_.subtitle()) + style_.margin);
     }
     return {std::ceil(w), std::ceil(g.bottom() + style_.margin + legendH())};
 }

@@ -85,11 +85,14 @@ public:
         bool title = true;          // title and subtitle above the grid
         bool headers = true;        // row / column numbers
         bool legendInScene = false; // legend below the grid (exports)
-        double minLabelPx = 5.5;    // smallest label font drawn, device pixels
-        double margin = 14;         // white page border around everything, scene units
-        double legendFontPx = 11;   // legend text, legend units (device pixels in a view)
-        double maxPixels = 120e6;   // bitmap exports: cells shrink to stay under this
-        QString fontFamily;         // empty: application default
+        // An exported page: as wide as its subtitle too (an image is cut at its edge; a view lets
+        // the text run past the page rather than fit a small grid to its subtitle).
+        bool exportPage = false;
+        double minLabelPx = 5.5;  // smallest label font drawn, device pixels
+        double margin = 14;       // white page border around everything, scene units
+        double legendFontPx = 11; // legend text, legend units (device pixels in a view)
+        double maxPixels = 120e6; // bitmap exports: cells shrink to stay under this
+        QString fontFamily;       // empty: application default
     };
 
     GridRenderer();

@@ -859,6 +859,7 @@ bool MainWindow::exportView(const QString& path, double scale) {
     }
     GridRenderer::Style s;
     s.legendInScene = true;
+    s.exportPage = true;
     GridRenderer r(grid_->model(), s);
     r.setHighlight(grid_->highlight());
     QString err;
@@ -896,6 +897,7 @@ void MainWindow::exportViewDialog() {
         base.replace(QStringLiteral("__"), QStringLiteral("_"));
     GridRenderer::Style style;
     style.legendInScene = true;
+    style.exportPage = true;
     const QSizeF native = GridRenderer(grid_->model(), style).sceneSize();
     const auto choice = askExportFile(
         this, exportStartDirectory() + QLatin1Char('/') + base + QStringLiteral(".png"), native);
@@ -913,6 +915,7 @@ bool MainWindow::startExport(const QString& path, double scale) {
     if (exportJob_ && exportJob_->running()) return false;
     GridRenderer::Style s;
     s.legendInScene = true;
+    s.exportPage = true;
     GridRenderer r(grid_->model(), s);
     r.setHighlight(grid_->highlight());
     if (exportJob_) exportJob_->deleteLater();

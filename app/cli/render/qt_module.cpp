@@ -40,6 +40,7 @@ tilescope_render_qt(const TilescopeRenderRequest* q, char* error, std::size_t er
         style.cell = q->cell;
         style.legendInScene = q->legend != 0;
         style.title = q->title != 0;
+        style.exportPage = true;
         tsw::GridRenderer r(grid, style);
         QString err;
         if (!r.exportFile(QString::fromUtf8(q->output), &err, q->scale))
