@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ts::image {
@@ -125,6 +126,12 @@ std::vector<std::uint8_t> encodePng(const std::uint32_t* pixels, int width, int 
 }
 
 void writeFileAtomically(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+    // As QSaveFile does: an existing file that may not be written is refused, and the new file
+    // keeps the old one's permissions (a private 0600 image stays private).
+    struct stat old {};
+    const bool exists = ::stat(path.c_str(), &old) == 0;
+    if (exists && ::access(path.c_str(), W_OK) != 0)
+        throw InputError("cannot write '" + path + "': the existing file is not writable");
     const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
     auto fail = [&](const std::string& what) {
         const std::string why = std::strerror(errno);
@@ -137,6 +144,7 @@ void writeFileAtomically(const std::string& path, const std::vector<std::uint8_t
         throw InputError("cannot write '" + path + "': " + why);
     }
     const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    if (exists && S_ISREG(old.st_mode)) ::fchmod(::fileno(f), old.st_mode & 07777);
     if (std::fclose(f) != 0 || !ok) fail("writing");
     if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("renaming the finished file");
 }

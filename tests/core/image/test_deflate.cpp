@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 namespace {
@@ -269,6 +270,32 @@ TEST(Png, RowsOnDemandGiveTheSameImage) {
                                               if (y1 >= h) throw ts::InputError("no font");
                                           }),
                  ts::InputError);
+}
+
+} // namespace
+
+namespace {
+
+// Atomic writes keep an existing file's permissions and leave no temporary behind.
+TEST(Png, AtomicWriteKeepsPermissionsAndLeavesNothing) {
+    const std::string dir = ::testing::TempDir() + "/atomic-write";
+    std::filesystem::create_directories(dir);
+    const std::string path = dir + "/private.png";
+    ts::image::writeFileAtomically(path, {1, 2, 3});
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read |
+                                           std::filesystem::perms::owner_write);
+    ts::image::writeFileAtomically(path, {4, 5});
+    EXPECT_EQ(std::filesystem::file_size(path), 2u);
+    EXPECT_EQ(std::filesystem::status(path).permissions() & std::filesystem::perms::all,
+              std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    EXPECT_THROW(ts::image::writeFileAtomically(dir + "/no/such/dir/x.png", {1}), ts::InputError);
+    std::filesystem::create_directories(dir + "/adir.png");
+    EXPECT_THROW(ts::image::writeFileAtomically(dir + "/adir.png", {1}), ts::InputError);
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        files += e.is_regular_file();
+    EXPECT_EQ(files, 1u); // private.png only: no temporary left by the failed writes
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace

@@ -26,7 +26,8 @@ std::vector<std::uint8_t> encodePngRows(int width, int height, const RowSource& 
 std::size_t pngWorkers(int width, int height);
 
 // Writes bytes to `path` through a temporary file renamed over it, so an interrupted write
-// never leaves a torn file. Throws ts::InputError naming the path and the reason.
+// never leaves a torn file; an existing file must be writable, and its permissions are kept.
+// Throws ts::InputError naming the path and the reason.
 void writeFileAtomically(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
 } // namespace ts::image
