@@ -38,25 +38,8 @@ json diffJson(const ts::LayoutDiff& d) {
             {"summary", d.summary}};
 }
 
-// The two layouts of a conflict event, in display order (current/previous, loop/fragment, ...).
-std::pair<const ts::dump::DumpLayout*, const ts::dump::DumpLayout*>
-conflictPair(const ts::dump::Event& e) {
-    using K = ts::dump::EventKind;
-    switch (e.kind) {
-    case K::Conflict:
-    case K::AliasConflict:
-        return {e.layout("current"), e.layout("previous")};
-    case K::ParallelConflict:
-        return {e.layout("loop"), e.layout("fragment")};
-    case K::ReduceConflict:
-        return {e.layout("orig_dst_layout"), e.layout("reducer_layout")};
-    default:
-        return {nullptr, nullptr};
-    }
-}
-
 std::optional<ts::LayoutDiff> conflictDiff(const ts::dump::Event& e) {
-    auto [a, b] = conflictPair(e);
+    auto [a, b] = e.comparedLayouts();
     if (!a || !b || !a->value || !b->value) return std::nullopt;
     try {
         return ts::diffLayouts(*a->value, *b->value, a->role, b->role);

@@ -185,29 +185,6 @@ const LogTruth& logTruth(const QString& path) {
     return cache.emplace(path, std::move(t)).first->second;
 }
 
-bool isConflictKind(ts::dump::EventKind k) {
-    using K = ts::dump::EventKind;
-    return k == K::Conflict || k == K::AliasConflict || k == K::ParallelConflict ||
-           k == K::ReduceConflict;
-}
-
-// The two layouts a conflict compares, by the roles TileLang prints them under.
-std::pair<const ts::dump::DumpLayout*, const ts::dump::DumpLayout*>
-conflictPair(const ts::dump::Event& e) {
-    using K = ts::dump::EventKind;
-    switch (e.kind) {
-    case K::Conflict:
-    case K::AliasConflict:
-        return {e.layout("current"), e.layout("previous")};
-    case K::ParallelConflict:
-        return {e.layout("loop"), e.layout("fragment")};
-    case K::ReduceConflict:
-        return {e.layout("orig_dst_layout"), e.layout("reducer_layout")};
-    default:
-        return {nullptr, nullptr};
-    }
-}
-
 } // namespace
 
 class TestGuiMonkey : public QObject {
@@ -459,7 +436,7 @@ class TestGuiMonkey : public QObject {
         int conflicts = 0, problems = 0;
         for (const auto& e : truth.events) {
             if (!e.ok()) ++problems;
-            if (!e.repeatOf && isConflictKind(e.kind)) ++conflicts;
+            if (!e.repeatOf && ts::dump::isConflict(e.kind)) ++conflicts;
         }
         const QString status = label(*tv, "traceStatus")->text();
         static const QRegularExpression re(QStringLiteral(
@@ -499,11 +476,11 @@ class TestGuiMonkey : public QObject {
         // An exception that reports a conflict is shown with that conflict's layouts.
         if (e->kind == ts::dump::EventKind::Error)
             for (const auto& c : truth.events)
-                if (c.line == e->line && isConflictKind(c.kind)) {
+                if (c.line == e->line && ts::dump::isConflict(c.kind)) {
                     e = &c;
                     break;
                 }
-        const auto [a, b] = conflictPair(*e);
+        const auto [a, b] = e->comparedLayouts();
         if (!a || !b || !a->value || !b->value)
             return QStringLiteral("trace shows a comparison for line %1, which has no pair")
                 .arg(e->line);

@@ -64,21 +64,6 @@ QString shapeText(const ts::Mapping& m) {
     return QString::fromStdString(ts::formatShape(s, true));
 }
 
-// The two layouts a conflict compares, in display order.
-std::pair<const ts::dump::DumpLayout*, const ts::dump::DumpLayout*> pairOf(const Event& e) {
-    switch (e.kind) {
-    case EventKind::Conflict:
-    case EventKind::AliasConflict:
-        return {e.layout("current"), e.layout("previous")};
-    case EventKind::ParallelConflict:
-        return {e.layout("loop"), e.layout("fragment")};
-    case EventKind::ReduceConflict:
-        return {e.layout("orig_dst_layout"), e.layout("reducer_layout")};
-    default:
-        return {nullptr, nullptr};
-    }
-}
-
 QString roleTitle(const Event& e, const ts::dump::DumpLayout& l) {
     QString who = QString::fromStdString(e.buffer);
     if (e.kind == EventKind::ParallelConflict && l.role == "fragment" && !e.other.empty())
@@ -769,11 +754,6 @@ QString kindWords(EventKind k) {
     return {};
 }
 
-bool isConflict(EventKind k) {
-    return k == EventKind::Conflict || k == EventKind::AliasConflict ||
-           k == EventKind::ParallelConflict || k == EventKind::ReduceConflict;
-}
-
 const Event* eventAt(const std::vector<Event>& all, std::size_t index) {
     if (index < all.size() && all[index].index == index) return &all[index];
     for (const Event& e : all)
@@ -793,7 +773,7 @@ const Event* TraceViewer::conflictOnLine(const Event& err) const {
     // TileLang raises a conflict as an exception whose message repeats it on the same line.
     if (err.kind != EventKind::Error) return nullptr;
     for (const Event& c : model_->all())
-        if (c.line == err.line && isConflict(c.kind)) return &c;
+        if (c.line == err.line && ts::dump::isConflict(c.kind)) return &c;
     return nullptr;
 }
 
@@ -871,8 +851,9 @@ void TraceViewer::showRow(int row) {
     // exception that raised it, so both rows tell the same line numbers.
     const Event* reported = conflictOnLine(selected);
     const Event& e = reported ? *reported : selected;
-    const Event* raisedBy =
-        !reported && isConflict(e.kind) ? errorOfConflict(original(model_->all(), e)) : nullptr;
+    const Event* raisedBy = !reported && ts::dump::isConflict(e.kind)
+                                ? errorOfConflict(original(model_->all(), e))
+                                : nullptr;
     if (reported) {
         QString t = contextText(selected, nullptr);
         t += QStringLiteral(" &nbsp;·&nbsp; reports the %1 <code>%2</code> of ")
@@ -886,7 +867,7 @@ void TraceViewer::showRow(int row) {
     } else {
         context_->setText(contextText(e, raisedBy));
     }
-    auto [a, b] = pairOf(e);
+    auto [a, b] = e.comparedLayouts();
     const QString buf = QString::fromStdString(e.buffer);
     // "A_frag current · conflict, line 2": which buffer, which side, where in the log.
     auto nameOf = [&](const ts::dump::DumpLayout& l) {

@@ -44,6 +44,25 @@ const DumpLayout* Event::layout(std::string_view role) const {
     return nullptr;
 }
 
+bool isConflict(EventKind k) {
+    return k == EventKind::Conflict || k == EventKind::AliasConflict ||
+           k == EventKind::ParallelConflict || k == EventKind::ReduceConflict;
+}
+
+std::pair<const DumpLayout*, const DumpLayout*> Event::comparedLayouts() const {
+    switch (kind) {
+    case EventKind::Conflict:
+    case EventKind::AliasConflict:
+        return {layout("current"), layout("previous")};
+    case EventKind::ParallelConflict:
+        return {layout("loop"), layout("fragment")};
+    case EventKind::ReduceConflict:
+        return {layout("orig_dst_layout"), layout("reducer_layout")};
+    default:
+        return {nullptr, nullptr};
+    }
+}
+
 namespace {
 
 bool isSpace(char c) {

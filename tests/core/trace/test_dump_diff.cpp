@@ -78,6 +78,33 @@ TEST(LayoutDiff, RealParallelConflictIsReplicatedVsNot) {
     EXPECT_EQ(d.at(0, 0) & kDiffReplica, kDiffReplica);
 }
 
+// Every conflict in the real logs names the two layouts it compares, in their display order;
+// other events compare none.
+TEST(LayoutDiff, ConflictsNameTheirTwoLayouts) {
+    int conflicts = 0;
+    for (const char* log : {"conflict_parallel_cast.log", "conflict_gemm_transpose_A.log",
+                            "conflict_reduce.log", "flash_attn_fwd.log"}) {
+        for (const auto& e : dump::parseFile(kLogs + log)) {
+            const auto [a, b] = e.comparedLayouts();
+            if (!dump::isConflict(e.kind)) {
+                EXPECT_FALSE(a || b);
+                continue;
+            }
+            ++conflicts;
+            ASSERT_TRUE(a && b) << e.raw;
+            const std::pair<std::string, std::string> roles{a->role, b->role};
+            if (e.kind == dump::EventKind::ParallelConflict)
+                EXPECT_EQ(roles, (std::pair<std::string, std::string>{"loop", "fragment"}));
+            else if (e.kind == dump::EventKind::ReduceConflict)
+                EXPECT_EQ(roles, (std::pair<std::string, std::string>{"orig_dst_layout",
+                                                                      "reducer_layout"}));
+            else
+                EXPECT_EQ(roles, (std::pair<std::string, std::string>{"current", "previous"}));
+        }
+    }
+    EXPECT_GT(conflicts, 0);
+}
+
 TEST(LayoutDiff, ThreadOffset) {
     auto d = diffLayouts(M("T.Fragment([16, 8], forward_thread_fn=lambda i, j: i * 2 + j // 4, "
                            "forward_index_fn=lambda i, j: j % 4)"),

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ts::dump {
@@ -31,6 +32,8 @@ enum class EventKind : std::uint8_t {
 };
 
 const char* kindName(EventKind k); // "inferred", "repr", "conflict", ...
+// Conflict, AliasConflict, ParallelConflict or ReduceConflict: an event comparing two layouts.
+bool isConflict(EventKind k);
 
 struct DumpLayout {
     std::string role; // "layout", "current", "previous", "loop", "fragment", "src_layout", ...
@@ -60,6 +63,9 @@ struct Event {
 
     bool ok() const { return problem.empty(); }
     const DumpLayout* layout(std::string_view role) const;
+    // The two layouts a conflict compares, in display order (current / previous, loop /
+    // fragment, orig_dst_layout / reducer_layout); nulls for other events or missing roles.
+    std::pair<const DumpLayout*, const DumpLayout*> comparedLayouts() const;
 };
 
 struct ParserOptions {
