@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Front door. `make run` and `make test` do all the set-up on a fresh Debian 12 machine.
 BUILD ?= build
 JOBS ?= $(shell nproc)

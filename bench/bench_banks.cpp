@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bank analysis speed (target: a 128x128 fp16 tile read by a 4-warp fragment in under 1 ms):
 // the tile's addresses, the fragment's evaluation and grouping into vector accesses, and the
 // per-phase wavefront model over every instruction.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Core speed: parse + compile of mapping text, and whole-grid evaluation (target: a 1024x1024
 // fragment of about six terms per expression in under 10 ms on one core).
 #include "tilescope/lang/expr_eval.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Importing a synthetic 50 MB TileLang log (docs/benchmarks-dump.md records the figure).
 #include "tilescope/trace/dump.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PNG encoding of a grid image: the core's encoder (tilescope/image) against libdeflate on the
 // same filtered bytes, side by side, and the raster picture itself. Built where the grid's
 // raster code (tsgrid, GUI builds) is.

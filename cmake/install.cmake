@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Install rules for the binaries (GNUInstallDirs: bin/ under CMAKE_INSTALL_PREFIX), and CPack:
 # a .deb for Debian 12 and a relocatable .tar.gz (`make package`). Desktop entry, icons and
 # metainfo are installed by resources/CMakeLists.txt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `banks` ACCESS parser over a few shared tiles: byte 0 picks the tile and dtype, byte 1
 // the vector width / steps / store flag, the rest is the ACCESS text.
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the fuzz targets: every documented failure is an exception of these types; anything
 // else escaping (std::out_of_range, nlohmann::json::exception, ...) is a bug and aborts the run.
 #pragma once

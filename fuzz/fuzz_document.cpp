@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The project-file loader: parse, serialize, parse again (must be equal), resolve the layouts.
 #include "fuzz_common.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compiler-log parser, fed in chunks whose sizes come from the input's first bytes; the
 // events must not depend on the chunking.
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The expression parser: parse over TileLang's placeholders, print, re-parse (must be
 // structurally equal) and evaluate one point.
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mapping language: parse, and when the layout is small evaluate it, print its repr and
 // mapping text and re-parse that.
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CuTe and Triton text: parse; for small layouts convert to each notation Tilescope writes
 // (CuTe, Triton linear, TileLang) and read the text back, which must give the same cells (a
 // CuTe or Triton round trip keeps each cell's set of threads: neither has a replica index).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // render_icon SVG OUTDIR SIZE...: draws the app icon's SVG at each SIZE into
 // OUTDIR/SIZExSIZE/apps/<svg base name>.png (the hicolor theme layout), at build time, so that the
 // PNGs desktops want are never committed binaries that drift from the SVG.

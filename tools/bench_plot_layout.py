@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Times TileLang's plot_layout against `tilescope-cli render` on the NxN accumulator fragment (PNG).
 
 Usage: TILESCOPE_CLI=build/app/cli/tilescope-cli .venv/bin/python tools/bench_plot_layout.py [N] [OUTDIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the broadcast sweep for tilescope-probe: shared-memory accesses in which lanes repeat
 addresses, systematically, plus seeded random ones.
 

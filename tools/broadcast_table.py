@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tables of the broadcast sweeps measured on the H200 (docs/measurements.md).
 
   python3 tools/broadcast_table.py full > data/h200/broadcast_table.md

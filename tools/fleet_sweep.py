@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A sweep over several GPU machines through an existing batch system (no scheduler here).
 
   fleet_sweep.py split SWEEP.json --parts N --dir DIR [--dry-run] [--probe PATH]

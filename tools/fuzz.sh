@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every libFuzzer target (fuzz/fuzz_*.cpp) for SECONDS each and prints a summary:
 # executions, time and findings per target. Exit status 1 when anything was found.
 #   tools/fuzz.sh [SECONDS=60]        (make fuzz SECONDS_PER_TARGET=N)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Source-based coverage of the core per fuzz target: each target's corpus run once (-runs=0)
 # through a build with clang's -fprofile-instr-generate -fcoverage-mapping (preset
 # fuzz-coverage), merged with llvm-profdata, reported by llvm-cov over core/ sources only.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the libFuzzer dictionaries of the fuzz targets (fuzz/dict/<target>.dict).
 
 The tokens come from the parsers' own tables and from real inputs, so that a new builtin, keyword,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The long fuzzing campaign (`make fuzz-long`): EXECS executions per libFuzzer target on every
 # core, with the dictionaries (fuzz/dict) and persistent corpora, then every corpus input replayed
 # through the ASan build and the coverage report per target (tools/fuzz_coverage.sh).

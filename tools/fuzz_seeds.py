@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the seed corpora of the libFuzzer targets (fuzz/) into OUT/<target>/.
 
 Seeds come from the repository: samples/ (projects, logs, the interop samples' CuTe and Triton

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes tests/data/goldens/catlass.json: the zN / nZ / zZ / L0C offsets of CATLASS's own layout
 # code (catlass/layout/matrix.hpp and tla/layout.hpp from the PyPI ascend-catlass-dsl wheel,
 # installed into .venv-ascend at generation time, never vendored), compiled for the host by

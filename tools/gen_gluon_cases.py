@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Random Gluon layout constructors for tools/gen_interop_goldens.py, and the worker that asks
 the real Triton for their linear layouts.
 

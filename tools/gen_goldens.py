@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate Tilescope golden tables from the real TileLang package.
 
 Every case is evaluated by TileLang itself: the Python expression in "python" is

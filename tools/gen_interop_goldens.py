@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate golden tables for CuTe and Triton layout text from the real libraries.
 
 - cute.json: every cell evaluated by pycute (CUTLASS's Python CuTe layout algebra, from the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Produce REAL TileLang compile logs (layout-inference dumps and conflict errors).
 
 Each kernel is lowered on the CPU with ``tilelang.lower`` for an explicit CUDA target

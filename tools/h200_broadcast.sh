@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One device call: build tilescope-probe (g++, probe sources only), then run the broadcast sweeps
 # (tools/broadcast_sweep.json: the systematic sweep plus seeded random patterns, used to find the
 # rule; tools/broadcast_check.json: other random patterns, held out to check it;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One device call: the headless path of a GPU box without the GUI. Builds tilescope-cli (no Qt)
 # and tilescope-probe with g++, writes probe requests with `tilescope-cli probe-request` (one
 # request and a sweep over a whole project file), runs them with `tilescope-probe --devices all`

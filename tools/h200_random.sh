@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One device call: build tilescope-probe (g++, probe sources only), then run the random held-out
 # sweeps of tools/random_sweep.py (tools/random_sweep.json: seed 11, where a rule may be fitted;
 # tools/random_check.json: seed 12, held out) with timing and both ncu passes, and copy the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One device call: build tilescope-probe, run it over the sample layouts' access
 # patterns (tools/samples_sweep.json, generated on the CPU by tools/samples_sweep.cpp from
 # samples/*.tilescope.json through core's prepareRun) with ncu, then time GUI-style round trips

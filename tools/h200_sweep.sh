@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One device call: build tilescope-probe, run the builtin sweep (timing + ncu), copy results to $OUT.
 # Usage on the device machine (repo root): bash tools/h200_sweep.sh
 set -u

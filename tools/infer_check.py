@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Held-out check of index inference against the real TileLang: random thread-only fragments.
 
     .venv/bin/python tools/infer_check.py [--seed S] [--count N] [--cli build/app/cli/tilescope-cli]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages Tilescope builds and tests with; does nothing when all are present.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config

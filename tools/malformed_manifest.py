@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 import subprocess, os, sys, json, glob, re
 CLI, PROBE = sys.argv[1], sys.argv[2]
 LIN = 'make_linear_layout((16, 64), "float16")'

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes seeded random shared-memory sweeps for tilescope-probe: the classes of access that the
 earlier sweeps (builtin, samples, broadcast_*) cover thinly or not at all, drawn at random so that
 the bank model is checked on patterns nobody picked by hand.

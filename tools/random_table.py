@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Reads the raw H200 results of the random sweeps (data/h200/random_runs/NAME.json.gz, as
 tilescope-probe wrote them) and writes
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds the sample-layout sweep for tilescope-probe (tools/samples_sweep.json) from the
 // sample projects' layouts and access patterns, through core's prepareRun (access.h plans,
 // layout checks). Runs on the CPU; the device only runs the probe over the result.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the real Ascend tools Tilescope checks its Ascend path with, from PyPI, into
 # .venv-ascend (git-ignored; never vendored: the CATLASS headers are under the CANN Open Software
 # License). The app builds and runs without them; tests/CMakeLists.txt builds the tests that need

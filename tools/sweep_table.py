@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Markdown table of a tilescope-probe sweep result: predicted vs ncu wavefronts, timing."""
 import json
 import sys

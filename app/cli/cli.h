@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tilescope-cli: one file per subcommand, each registering itself here. A command declares its
 // positionals and options on a CLI11 subcommand; the help and the usage named in error messages
 // are generated from those declarations, so they cannot drift from what is parsed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `banks`: shared-memory bank conflicts of an access pattern over a layout (banks/access.h).
 #include "cli.h"
 

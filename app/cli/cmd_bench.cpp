@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `bench`: time parse and whole-grid evaluation of a SPEC on this machine (a --bench mode for
 // machines without Google Benchmark, such as the device box). With --access, time the bank
 // analysis of that access over SPEC as a shared tile too (tile addresses, access plan, model).

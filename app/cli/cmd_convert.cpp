@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `convert`: a layout in any notation Tilescope reads, written as TileLang, CuTe or a Triton
 // linear layout when that is exact; otherwise the reason, exit 2.
 #include "cli.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `import-dump` (events of a TileLang log) and `diff` (cell-by-cell comparison of two layouts).
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `probe-request`: the tilescope-probe request the GUI's Run button would send, written without
 // the GUI (a headless GPU box gets the file; its JSON result comes back through File > Import
 // Measurements). Both call ts::probeRequestFor, so the request is the same one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `table` and `print`: the evaluated cells as JSON, and TileLang's own text forms.
 #include "cli.h"
 

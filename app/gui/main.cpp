@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tilescope: the desktop explorer.
 //   tilescope [PROJECT]                      open a project (default: the default sample)
 //   tilescope --screenshot FILE [PROJECT]    render the main window offscreen to FILE and exit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One Tilescope window per user: a second `tilescope FILE` (or `--text`) hands its request to the
 // running instance over a local socket and exits, instead of opening another window.
 //

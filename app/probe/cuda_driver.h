@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA driver API, loaded with dlopen("libcuda.so.1") at run time: the probe never links
 // libcuda, so the same binary starts (and reports "no CUDA driver") on a CPU-only machine.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Spreading a sweep over the GPUs of one machine: which devices (--devices all|0,1,...), which
 // patterns each device's worker runs, and merging the workers' answers back in request order.
 // Pure functions (no driver), so the split and the merge are tested on machines without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tilescope-probe: JSON request in, JSON result out (schema: docs/probe.md).
 //
 //   tilescope-probe [REQUEST.json]        one request (stdin when no file)

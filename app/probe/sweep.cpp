@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "sweep.h"
 
 #include "tilescope/banks/bank_model.h"

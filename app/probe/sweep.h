@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The builtin sweep of access patterns measured on the H200 (docs/measurements.md).
 #pragma once
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs samples/python_bridge.ipynb's code cells in order, as a Jupyter kernel would, without
 Jupyter: one namespace, each cell's last expression displayed, display() as Jupyter's, and a shown
 object rendered through its _repr_svg_/_repr_png_ (which must then return an SVG / a PNG). The

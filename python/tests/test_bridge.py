@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Python bridge against the real tilescope-cli (TILESCOPE_CLI) and, for show(), the real
 tilescope GUI (TILESCOPE_BIN) offscreen on a private socket."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tilescope.trace(): the capture itself (in child Pythons, so the descriptors it redirects are
 their own), and the hand-over to the real tilescope GUI (TILESCOPE_BIN) on a private socket."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Real TileLang objects through the bridge: run by the .venv's Python that imports tilelang
 (tests/package/CMakeLists.txt), with TILESCOPE_CLI set. Exits non-zero on any mismatch."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tilescope.trace() around the real TileLang: run by the .venv's Python that imports tilelang
 (tests/package/CMakeLists.txt) with TILESCOPE_CLI and TILESCOPE_BIN set. Lowers the kernels of
 tools/gen_logs.py inside the block, with the real tilescope GUI (offscreen, private socket)

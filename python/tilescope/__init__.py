@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tilescope from Python and Jupyter.
 
 render(x) draws a layout with ``tilescope-cli render`` and returns an object Jupyter shows inline;

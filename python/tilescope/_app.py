@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """show(x) and open_trace(log): hand x / a log to the running Tilescope window over its local
 socket, or start one with it.
 

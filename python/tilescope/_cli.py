@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tilescope-cli from Python: found via TILESCOPE_CLI, next to TILESCOPE_BIN, or on PATH."""
 
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Mapping-language text for what the user passes: TileLang objects become T.Layout/T.Fragment
 calls built from their own expressions, so what Tilescope draws is the object itself."""
 

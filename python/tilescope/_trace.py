@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """trace(): what TileLang prints while it compiles, captured into a log that the Tilescope window
 follows live in its Trace panel.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs the real tilescope-cli binary for the CLI-contract tests: stdout, stderr and exit code.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QtTest (offscreen, real main window and panels): the analysis panels show only numbers that
 // belong to what is open and to the text as it is. Another project drops the bank and run
 // panels' results and settings; an edit of the active layout marks the bank panel at once and

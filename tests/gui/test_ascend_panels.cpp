@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QtTest (offscreen) for the Ascend additions to the analysis panels: several DMAs into one zN
 // tile under the fractal preview, the UB panel's stated / inferred split, the Ascend 950 UB, and
 // msprof op measurements next to the UB model (loaded from a directory, and from a run).

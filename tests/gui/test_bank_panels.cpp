@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QtTest (offscreen) for the analysis panels: the bank heat overlay and step-through, the UB
 // assumptions, the swizzle preview and search, the fractal preview, the rasterization preview,
 // and their docking into the main window. Screenshots go to docs/screenshots/ when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Saves, autosaves and exports survive SIGKILL at any point: the real `tilescope` binary runs a
 // loop that edits, saves the project (about 300 KB a write), autosaves and exports a PNG, and is
 // killed again and again: in turn just as a save, an autosave or an export starts (the loop

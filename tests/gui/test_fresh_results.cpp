@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A number on screen is either current or absent, and the window never freezes:
 //  - ResultState refuses results of older inputs, marks views stale, hides them under an error;
 //  - the bank panel shows no wavefront count next to an error, analyses the active layout with an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CLI's raster picture (grid_raster.h) against the GUI's QPainter renderer, and the Qt-free
 // colours (grid_colors.h) against the QColor computations they replaced: the PNG that
 // `tilescope-cli render` writes without Qt's GUI library must show what an export from the

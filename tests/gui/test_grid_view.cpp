@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QtTest (offscreen) for reading large grids: the overview below one pixel per cell shows a
 // fragment's warps (checked pixel by pixel against the model), row/column numbers stay in view
 // while zoomed and panned, the legend never covers a cell, the wheel scrolls and Ctrl+wheel

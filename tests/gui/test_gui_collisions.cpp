@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fragment with two elements in one register is never shown without a warning: the grid's
 // banner names the first two cells and a click highlights every cell involved; exports say it too.
 #include "editor/mappingeditor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared set-up for the GUI tests: isolated settings and recovery directory, no modal dialogs.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Controls do what they show: a drop is a copy, the language reference fits the screen and
 // filters, view actions that do not apply are disabled and views never mark the project
 // modified, the replica legend matches the grid, menus, shortcuts, dialogs and wording.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Documents: save/load round trip (atomic), broken/foreign/newer JSON gives a clear error with
 // the JSON path and changes nothing, autosave and recovery, every sample opens and evaluates.
 #include "test_gui_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Live editing: typing updates the grid, errors keep the last valid grid, undo/redo restores
 // every edit; the models pass QAbstractItemModelTester; grid model labels follow plot_layout.
 #include "test_gui_common.h"

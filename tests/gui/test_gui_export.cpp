@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Export: PNG/SVG/PDF/text of the expected size and format, from the GUI and from
 // `tilescope-cli render`; `tilescope --screenshot` writes a PNG of the main window.
 #include "test_gui_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pasting CuTe or Triton text into the editor: the grid shows it, the editor names the
 // notation, and the Edit menu copies the layout back as CuTe or as a Triton linear layout.
 #include "test_gui_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A seeded monkey on the real main window: it types, deletes, pastes layouts (valid, broken,
 // huge, other notations), undoes and redoes, switches layouts, triggers menu actions, opens
 // samples and sample logs, opens and closes panels from View > Panels, resizes the window,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Windows and panels on a small (1024 x 700) screen: opening a panel raises it, the window
 // shrinks to the screen with the Trace and Run panels open and no field collapses, Reset Panel
 // Arrangement never makes the window wider than the screen.

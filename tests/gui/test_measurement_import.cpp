@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validating on hardware from anywhere: the request the Run button sends is the one
 // `tilescope-cli probe-request` writes, and a probe result measured on the H200 (committed under
 // data/h200/e2e/, produced there from that CLI request) comes back into the GUI: File > Import

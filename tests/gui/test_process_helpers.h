@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers for the tests that drive the real `tilescope` binary as a separate process (crash
 // recovery, its session lock, SIGKILL during writes).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Crash recovery for real: start the `tilescope` binary offscreen with a private recovery
 // directory, make an edit (TILESCOPE_TEST_EDIT), wait past the autosave interval, SIGKILL it,
 // start it again answering the recovery prompt (TILESCOPE_RECOVERY_ANSWER=recover) and check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Crash recovery decides "is the session that wrote this file still running?" with a lock that
 // dies with its owner, not with kill(pid, 0): here the owner is a real `tilescope` process that
 // autosaved an edit and was then killed without being reaped (a zombie, which kill(pid, 0) still

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run on device and the safety of the child processes it starts, offscreen:
 //  - the real tilescope-probe on this CPU-only machine: "no CUDA driver" shown cleanly;
 //  - layout checks in core before any child starts (not a bijection, tile too large, fragment);

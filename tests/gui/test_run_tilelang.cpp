@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TileLang path of Run, offscreen through the main window: the generated script
 // is lowered by the real TileLang 0.1.15 (.venv) with the layout-visualization pass on, its
 // inferred layouts are streamed into the trace viewer, and the run lands in the history.

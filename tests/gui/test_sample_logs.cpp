@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File/Help ▸ Sample Logs: the compiler logs shipped with the samples, embedded in the binary for
 // an installed app (which has no source tree), each opening in the Trace panel.
 #include "test_gui_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Screenshots taken by the panel tests: into docs/screenshots with TILESCOPE_SCREENSHOTS=1 (to
 // refresh the README's pictures), else into the test output directory.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Single instance for real: a first `tilescope` process listens on a private socket
 // (TILESCOPE_SOCKET); a second `tilescope FILE` or `--text TEXT` hands its request to the first
 // and exits, which the first shows (checked through the protocol's status request); --new-window

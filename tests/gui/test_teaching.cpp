@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QtTest (offscreen) for teaching in class: presenter mode (full screen, panels hidden and
 // restored), stepping through a warp's instructions with keys and buttons, the bank-conflict
 // lesson sample (every step's caption states what the model computes), and the bank heat grid's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The trace viewer's and the Run panel's controls do what they show: Follow starts and stops
 // following a growing log at any time; Trace ▸ Run Script and Run ▸ TileLang use one Python and
 // name it when it fails; error events say where they were raised and relate to their conflict;

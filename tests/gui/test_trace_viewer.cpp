@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QtTest for the inference-trace viewer (offscreen): real TileLang logs, the conflict diff with
 // synchronised views, open-in-editor, live follow of a growing file, a child process with cancel.
 #include "trace/trace_viewer.h"

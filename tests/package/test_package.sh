@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the .deb and .tar.gz with CPack, unpacks each into a temporary root (never the system) and
 # runs what it installed: tilescope-cli --version, a render, and the GUI's --screenshot of the
 # default sample, which must come from the copy embedded in the binary. The installed programs see

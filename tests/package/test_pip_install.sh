@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `pip install ./python` as a user does it, into a fresh virtual environment, then the bridge
 # used from outside the source tree: the package's files, not python/ on sys.path, must work.
 #   test_pip_install.sh SOURCE_DIR TILESCOPE_CLI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host program for tools/gen_catlass_goldens.sh: prints the element offsets of CATLASS's own
 // fractal layouts (catlass/layout/matrix.hpp and tla/layout.hpp, from the ascend-catlass-dsl
 // wheel, compiled for the host) as golden cases Tilescope's make_*_layout builtins must match.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // analyzeBanks (see bank_analysis.h).
 #include "banks/bank_analysis.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bank panel's computation, runnable off the UI thread: parse the shared layout, work out
 // the dtype (the one the layout text names, else the chosen one) and the access (the chosen one,
 // or core defaultAccess() when it is automatic), build the access plan, run the wavefront model

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BankDocks (see bank_docks.h).
 #include "banks/bank_docks.h"
 

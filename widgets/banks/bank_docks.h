@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BankDocks: docks the analysis panels (bank conflicts, Ascend UB, swizzle, fractal,
 // rasterization) into a MainWindow, with an "Analysis" menu to show them; the bank panel follows
 // the active layout when it is a T.Layout.

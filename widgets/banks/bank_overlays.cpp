@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Overlays shared by the analysis panels (see bank_overlays.h).
 #include "banks/bank_overlays.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Overlays and small grid-model helpers shared by the bank, swizzle, fractal and rasterization
 // panels. Painting only: every number comes from core (access.h, swizzle_search.h, fractal.h,
 // raster.h).

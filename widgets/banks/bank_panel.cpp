@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BankPanel (see bank_panel.h).
 #include "banks/bank_panel.h"
 

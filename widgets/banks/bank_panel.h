@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BankPanel: "why is this layout slow?" A shared layout + dtype + access pattern (core
 // access.h) analysed by the per-phase wavefront model: a heat overlay on the grid (cells coloured
 // by the wavefronts of the instruction that touches them), a per-bank histogram (Qt Charts),

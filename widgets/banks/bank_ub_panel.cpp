@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UbPanel (see bank_ub_panel.h).
 #include "banks/bank_ub_panel.h"
 #include "common/wording.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UbPanel: the Ascend Unified Buffer bank model (core ub_bank_model.h analyzeUbStep) for the
 // Atlas A2/A3 UB or the Ascend 950 UB: what the CANN guide states and what Tilescope infers in two
 // separate boxes, a vector step given as 32-byte block addresses (suffix `w` for a write), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FractalPanel (see fractal_panel.h).
 #include "banks/fractal_panel.h"
 

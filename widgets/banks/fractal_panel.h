@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FractalPanel: an Ascend logical tile next to its zN / nZ / zZ / L0C storage (core fractal.h):
 // logical cells coloured by fractal block and labelled with their storage offset, the physical
 // view (fractals of 16 x C0 in storage order, one band per C0 column block / row block) labelled

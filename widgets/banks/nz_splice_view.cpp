@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NzSpliceView (see nz_splice_view.h).
 #include "banks/nz_splice_view.h"
 

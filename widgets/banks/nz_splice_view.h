@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NzSpliceView: several GM -> L1 copies into one zN tile (core nz_splice.h), under the fractal
 // preview. The copies are typed as row ranges ("0:64, 64:128", or "0:64 x 0:32" with columns);
 // two choices say how the DMAs behave (C0 stride: the buffer's rows as tilelang-ascend passes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RasterPanel (see raster_panel.h).
 #include "banks/raster_panel.h"
 

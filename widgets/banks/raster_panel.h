@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RasterPanel: T.use_swizzle(panel_size, order) — the threadblock rasterization (core raster.h),
 // NOT the shared-memory swizzle. The plain launch order next to row / column / mlx order on a
 // grid of C tiles (cell = block (bx, by), label = launch index, colour = wave of resident

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SwizzlePanel (see swizzle_panel.h).
 #include "banks/swizzle_panel.h"
 

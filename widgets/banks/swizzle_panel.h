@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SwizzlePanel: TileLang's 32B/64B/128B XOR tables per dtype; the tile before (row-major) and
 // after the chosen swizzle, and with 16-byte padding, side by side, every cell coloured by the
 // bank of its first byte (so a column of one colour is a conflict waiting to happen); the

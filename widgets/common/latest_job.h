@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LatestJob<R>: background work of which only the newest request matters (evaluating the text
 // being typed, analysing the layout being edited).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ResultState (see result_state.h).
 #include "common/result_state.h"
 

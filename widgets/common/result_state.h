@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ResultState: ties the views that show a computed result to the input it was computed from, so
 // a number on screen is either current or visibly marked.
 //

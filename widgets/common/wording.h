@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Count phrases for the widgets' text (see tilescope/wording.h): "1 wavefront", "3 wavefronts".
 #pragma once
 

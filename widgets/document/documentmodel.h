@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DocumentModel: the open project (ts::Document) with its file, dirty state and undo stack.
 // Every edit goes through a QUndoStack command; widgets only call these methods and listen to
 // the signals. Files are written atomically (QSaveFile).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LayoutListModel: the document's layouts as a list (name editable through the undo stack).
 #pragma once
 

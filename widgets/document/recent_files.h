@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Open Recent bookkeeping, free of widgets: one entry per file whatever path opened it (paths
 // are made canonical: symlinks and "dir/../" resolved), newest first; menu labels are file names,
 // with the folder added where two entries would otherwise read the same.

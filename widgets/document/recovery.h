@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Autosave and crash recovery. While the document is dirty, its JSON is written every few
 // seconds to <recovery dir>/<session>.tilescope.json (+ .meta.json naming the original file).
 // A clean save, or closing without keeping changes, removes it. On the next start, files left by

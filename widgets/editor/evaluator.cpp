@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "editor/evaluator.h"
 
 #include "tilescope/notation/mapping.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LayoutEvaluator: mapping text -> GridModel, always off the UI thread.
 //
 // request() debounces keystrokes; every request gets a generation and the evaluator emits

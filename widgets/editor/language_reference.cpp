@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "editor/language_reference.h"
 
 #include "common/wording.h"

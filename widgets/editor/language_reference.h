@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LanguageReference: Help > Mapping Language. A non-modal window sized to fit the screen it opens
 // on, with a filter field over a scrollable reference. The builtin list comes from ts::builtins()
 // and the expression functions from ts::expressionFunctions(), the tables the interpreter itself

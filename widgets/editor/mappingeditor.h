@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MappingEditor: three ways to write one mapping, all producing mapping-language text:
 //  - Code: a free text box (typed or pasted TileLang: T.Fragment(...), builtins, method chains);
 //  - Fields: shape, thread map, index map(s), replicate as separate inputs;

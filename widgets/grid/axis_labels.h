@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which row/column numbers of a grid axis to draw, and where. A number is drawn whole or not at
 // all, with a gap to its neighbours: a number cut by the view's edge ("100" for 1000) or two
 // run together ("1015" for 10 and 15) reads as a wrong number. Shared by the on-screen grid and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Export View dialog: a file dialog that starts where the user expects (the project's folder)
 // with a Size row under it: a scale in percent and the pixel size it gives, so that a 1024 x 1024
 // grid need not become an 11000-pixel PNG.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ExportJob (see export_job.h).
 #include "grid/export_job.h"
 

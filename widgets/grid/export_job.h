@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ExportJob: writes a grid export (PNG, SVG, PDF, text) on a worker thread with a progress
 // dialog and Cancel, so a large grid (seconds at 1024 x 1024) never freezes the window. The job
 // paints its own copy of the renderer (models share their data, so the copy is cheap); a

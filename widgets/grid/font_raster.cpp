@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FontRaster (font_raster.h).
 #include "grid/font_raster.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text on a 32-bit pixel buffer through FreeType, for the raster picture of a grid (the CLI's
 // `render` without Qt's GUI library). Glyphs are rendered unhinted with grayscale antialiasing,
 // as the renderer's QPainter draws them (its fonts prefer no hinting), and cached per size.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Colours (grid_colors.h). Qt's QColor keeps 16-bit channels: HSL and float RGB are rounded to
 // 16 bits, then to 8 with a rounding division by 257; both steps are reproduced here so that the
 // colours stay those the GUI always showed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The grid's colours without Qt's colour classes, so that the grid model and its raster picture
 // link Qt Core alone (the CLI's `render` loads no Qt GUI library). Values are 0xAARRGGBB, the
 // layout of QRgb; each function gives exactly what the QColor computation it replaced gave

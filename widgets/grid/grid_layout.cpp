@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "grid/grid_layout.h"
 
 #include <algorithm>

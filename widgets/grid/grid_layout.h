@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sizes and rules of a drawn grid that every way of drawing it shares: the renderer's
 // QPainter (window, PNG, SVG, PDF) and the CLI's raster picture (grid_raster.h). Scene units:
 // one unit is one pixel at scale 1.

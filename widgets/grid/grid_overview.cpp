@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Block aggregation for grid overviews (see grid_overview.h).
 #include "grid/grid_overview.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Overview of a grid drawn at less than one pixel per cell. Plain downsampling of thousands of
 // per-lane hues averages them into grey or aliases them into a moire; instead each k x k block
 // of cells becomes one pixel coloured by what dominates the block:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GridPicture (grid_raster.h): the export painting of GridRenderer (paint, paintCells,
 // paintHeaders, paintLegend) for a plain model, pixel by pixel and band by band.
 #include "grid/grid_raster.h"

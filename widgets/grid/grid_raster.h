@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The picture of a grid that an export shows (title, column and row numbers, cells with their
 // labels, legend), drawn into pixel buffers with FreeType and no Qt GUI library: the CLI's
 // `render` to PNG starts in a few milliseconds this way, where loading Qt's GUI library and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compact SVG for a grid's cells (see grid_svg.h).
 #include "grid/grid_svg.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compact SVG for a grid's cells. QSvgGenerator writes every cell as its own group with a full
 // style and transform (about 1 KB a cell with labels), so a 512 x 512 export was 280 MB. Here
 // the cells become one path per colour (horizontal runs of a colour merged, the 1-px gaps one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GridModel: what the grid shows, computed once from core tables (no Qt widgets, no painting).
 //
 // A model is a rows x cols grid of cells, each with a base colour, one or two label lines, a

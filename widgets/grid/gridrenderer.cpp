@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "grid/gridrenderer.h"
 
 #include "grid/axis_labels.h"

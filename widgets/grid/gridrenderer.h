@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GridRenderer: geometry (cell <-> scene <-> device) and painting of a GridModel. The widget,
 // image export (PNG/SVG/PDF) and the CLI `render` command all paint through it, and a trace
 // viewer can put two renderers side by side.

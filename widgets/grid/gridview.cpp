@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "grid/gridview.h"
 
 #include "grid/axis_labels.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GridView: the interactive grid widget over a GridRenderer, laid out like a spreadsheet: a
 // title band, row and column numbers that stay in view while zoomed and panned (they follow
 // the grid's edge and stick to the view's edge once it scrolls away), scrollbars, and the legend

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fast PNG writing for grid images (see png_fast.h).
 #include "grid/png_fast.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PNG writing for grid images through the core's encoder (tilescope/image/png.h): Qt's writer
 // lets libpng try every row filter per row and deflates with zlib; grid rows repeat inside a
 // cell, so the "Up" filter alone turns them into zeros, which the core's encoder packs several

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File > Import Measurements and dropped probe results: tilescope-probe result files measured
 // elsewhere (a headless GPU box) become Run history records on the layout they measured, and the
 // Run history travels with the project. Matching and reading are in core (measurements.h).

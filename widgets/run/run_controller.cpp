@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "run/run_controller.h"
 #include "window/install_paths.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunController: the non-widget logic of "Run on device". It checks the layout in core
 // before anything starts (prepareRun: bijection onto shared memory, tile size), then runs one
 // child process asynchronously:

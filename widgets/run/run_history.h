@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunRecord / RunHistoryModel: the runs of this session and earlier ones, to compare layouts
 // (unswizzled vs swizzled, padded vs not). Persisted as JSON in QSettings ("run/history",
 // newest last, at most kMaxRuns).

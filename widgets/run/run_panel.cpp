@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "run/run_panel.h"
 #include "banks/bank_docks.h"
 #include "banks/bank_ub_panel.h"

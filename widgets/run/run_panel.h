@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunPanel: the "Run" dock: target, dtype, access pattern, Run / Cancel, progress,
 // the log (compiler log on failure), a Qt Charts view of predicted vs measured wavefronts and
 // time per instruction over the run history, and the history table. All logic lives in

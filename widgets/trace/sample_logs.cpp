@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "trace/sample_logs.h"
 
 #include <QAction>

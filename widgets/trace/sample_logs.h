@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TileLang compiler logs shipped with the samples (samples/logs; embedded in the binary, so an
 // installed app has them too), listed for the menus that open one in the Trace panel.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TraceImporter: feeds TileLang log text to the incremental dump parser on a worker thread and
 // delivers the events to the UI thread in batches. Three sources:
 //  - a file, read once (openFile) or followed as it grows (follow = true: QFileSystemWatcher plus

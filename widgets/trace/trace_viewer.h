@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The inference-trace viewer: a list of a TileLang log's layout events in order, a grid
 // for the selected inferred layout, and for a conflict both layouts side by side, aligned, with
 // synchronised zoom/pan and hover, differing cells marked by kind, the counts and a plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "window/compare_dialog.h"
 
 #include "document/documentmodel.h"

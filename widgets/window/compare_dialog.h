@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // "Compare Layouts…": two layouts of the project side by side with the cell-by-cell diff, in any
 // notation each is written in (a TileLang fragment against the CuTe TV layout of the same MMA).
 // Both sides follow their layout's text: an edit, a rename, a removal or another project redraws

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DetailsPane: what the grid's cell under the mouse is, the current highlight, and the layout's
 // TileLang repr. Fed by the main window; holds no state of its own beyond what it shows.
 #pragma once

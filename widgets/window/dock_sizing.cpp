@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // growWhenShown (see dock_sizing.h).
 #include "window/dock_sizing.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the app finds its run-time data: a source checkout only while it runs from that
 // checkout's build tree; an installed app uses the copies embedded in its binary
 // (resources/CMakeLists.txt), never the source tree it was built from.

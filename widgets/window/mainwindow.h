@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow: routes between the document, the evaluator and the panels; owns no layout logic.
 // Central grid view; docks for the layout list, the mapping editor and the details pane (their
 // arrangement persists in QSettings); menus for files, edits, view modes, export and samples.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Presenter (see presenter.h).
 #include "window/presenter.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Teaching in class: lesson steps and presenter mode for a MainWindow.
 //
 // Lesson steps: a project layout may carry a one-line caption and a saved analysis (document.h

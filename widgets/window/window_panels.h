@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Panel bookkeeping for a QMainWindow: one "Panels" menu that lists every dock (rebuilt when it
 // opens, so docks installed later are listed too), a panel raised to the front whenever it is
 // opened from any menu, Help kept as the last menu, and a window kept inside its screen.

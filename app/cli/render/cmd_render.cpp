@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `render`: a mapping drawn to PNG/SVG/PDF (or a text table). PNGs and text are made here with
 // no Qt GUI library (grid_raster.h, the core's PNG encoder); the rest, and PNGs the raster
 // picture does not draw, go to the GUI's renderer in the tilescope-render-qt module, loaded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tilescope-render-qt: the GUI's grid renderer behind a C entry point (qt_module.h). Runs
 // headless (QT_QPA_PLATFORM=offscreen unless set).
 #include "render/qt_module.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The boundary between `tilescope-cli render` and its Qt module (tilescope-render-qt), which the
 // CLI loads with dlopen only for what needs Qt's painter (SVG, PDF, JPEG, BMP, and PNGs the raster
 // picture does not draw: cells under a pixel, images over the pixel limit). Plain C so that

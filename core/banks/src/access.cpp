@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Layout + dtype + access pattern -> bank_model AccessPlan (see access.h).
 #include "tilescope/banks/access.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // defaultAccess: an access pattern that fits a shared tile (see access.h).
 #include "tilescope/banks/access.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ascend fractal previews (see fractal.h).
 #include "tilescope/banks/fractal.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Several GM -> L1 DMAs into one zN tile (see nz_splice.h for the sources of each rule).
 #include "tilescope/banks/nz_splice.h"
 

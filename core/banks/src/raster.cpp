@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Threadblock rasterization (see raster.h).
 #include "tilescope/banks/raster.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // XOR tables and the swizzle/padding search (see swizzle_search.h).
 #include "tilescope/banks/swizzle_search.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Ascend Unified Buffer bank model (see ub_bank_model.h for what is stated and inferred).
 #include "tilescope/banks/ub_bank_model.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tilelang-ascend ND -> NZ round-trip scripts for the ascendc_pto and npuir branches (see
 // ascend_kernel.h).
 #include "tilescope/device/ascend_kernel.h"

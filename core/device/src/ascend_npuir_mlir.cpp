@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HIVM IR of the npuir route's round-trip kernel, for checking with the real bishengir-compile
 // (see ascend_kernel.h). The op forms follow what tilelang-ascend's npuir codegen emits
 // (src/target/codegen_npuir_api.cc: T.load_nd2nz -> hivm.hir.nd2nz with init_out_buffer = false,

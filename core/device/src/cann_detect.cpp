@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CANN detection for the Ascend run target (see cann_detect.h for what "complete" requires).
 #include "tilescope/device/cann_detect.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tilescope/device/cuda_compile.h"
 
 #include "tilescope/device/subprocess.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tilescope/device/kernelgen.h"
 
 #include "tilescope/support/errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tilescope/device/measurements.h"
 
 #include "tilescope/device/run_prepare.h"

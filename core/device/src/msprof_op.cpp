@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // msprof op output files (see msprof_op.h for the format and its source).
 #include "tilescope/device/msprof_op.h"
 

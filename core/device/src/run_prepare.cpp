@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run preparation: layout checks before anything is started (see run_prepare.h).
 #include "tilescope/device/run_prepare.h"
 

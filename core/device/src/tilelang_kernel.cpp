@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TileLang kernel generation and its report parser (see tilelang_kernel.h).
 #include "tilescope/device/tilelang_kernel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The encoder of deflate.h. Greedy parsing: a zero run after a zero is one or more matches at
 // distance 1; elsewhere a one-entry hash of the next four bytes proposes a match. Tokens are
 // buffered per block so that each block's Huffman codes come from its own symbol counts.

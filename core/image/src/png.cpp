@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PNG writing (png.h): signature, IHDR, one IDAT holding the whole zlib stream, IEND (PNG
 // specification, sections 5 and 11).
 #include "tilescope/image/png.h"

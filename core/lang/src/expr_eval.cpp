@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tilescope/lang/expr_eval.h"
 
 #include "tilescope/lang/expr_apply.h"

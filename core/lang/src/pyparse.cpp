@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tilescope/lang/pyparse.h"
 
 #include "tilescope/support/errors.h"

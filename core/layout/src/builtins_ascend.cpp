@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ascend fractal layouts (tilelang-ascend ascend_layout.py:33-135, catlass layout/matrix.hpp).
 // C0 = 32 bytes / element size; fractals are 16 x C0 (L0C: 16 x 16 for every dtype). Shapes that
 // are not multiples of the fractal are padded: the physical footprint rounds up.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Register fragments that stand alone: the GEMM atoms (gemm_layouts.cc:36-70) and fully
 // replicated fragments. T.gemm's fragments are in builtins_gemm.cpp. Formulas are written in the
 // canonical order TileLang prints.

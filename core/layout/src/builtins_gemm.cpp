@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The register fragments T.gemm infers, as TileLang 0.1.15 builds them: the sm80 mma.sync path
 // (cuda/op/gemm/gemm_mma.py with TensorCoreIntrinEmitter) and the gfx942 MFMA path
 // (rocm/op/gemm/gemm_mfma.py with MatrixCoreIntrinEmitter). Warp partitions follow the C++

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: builtin families register themselves into the one registry.
 #pragma once
 

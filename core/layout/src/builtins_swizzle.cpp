@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared-memory layouts: TileLang's bank swizzles, the GEMM operand selection logic, padding
 // and linear layouts (gemm_layouts.cc:376-964, mma_layout.py:295-348).
 #include "builtins_impl.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The local index TileLang infers when a fragment gives only its thread map (iter_map.cpp), and
 // Fragment::condenseRepVar, which renumbers the replica variable by the pieces the thread uses.
 #include "iter_map.h"

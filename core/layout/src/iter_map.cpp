@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A port of the part of TVM's iterator-map rewriter that TileLang's fragment index inference uses
 // (iter_affine_map.cc: IterMapRewriter at NoCheck level with trivial iterators simplified;
 // TileLang utils.cc: IterMarkSplitCollector, get_unused_iters, DivideUnusedIterators,

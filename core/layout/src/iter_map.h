@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The register index TileLang infers for a fragment given only its thread map.
 //
 // TileLang (layout.cc `infer_fragment_index`, utils.cc `DivideUnusedIterators`) does not look at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cell-by-cell diff of two layouts/fragments and the relations that explain it.
 #include "tilescope/layout/layout_diff.h"
 

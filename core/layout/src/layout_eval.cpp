@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "layout_eval.h"
 
 #include "tilescope/support/cores.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: evaluate expressions over every cell of a shape, in batches.
 #pragma once
 

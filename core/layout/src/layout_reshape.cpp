@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Layout.reshape and Fragment.reshape as TileLang 0.1.15 computes them (src/layout/layout.cc,
 // Reshape and TryReinterpretReshape): the new shape's row-major flat index recovers the old
 // coordinates; a rescale num/den other than 1 is an element-width change (num = old bits, den =

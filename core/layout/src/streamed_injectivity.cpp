@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Injectivity of a formula layout decided while its values stream past, without a table.
 //
 // Builtins check that what they build is one-to-one (T.gemm's fragments must be, or TileLang

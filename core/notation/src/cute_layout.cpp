@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CuTe layout text -> IntTuples -> Tilescope Layout / Fragment (cute_layout.h, interop.h).
 #include "tilescope/notation/cute_layout.h"
 

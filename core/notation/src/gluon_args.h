@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binds a Gluon layout call's arguments to its Python dataclass fields: positional in field
 // order, then keywords; unknown, repeated or missing ones are errors at their column.
 #pragma once

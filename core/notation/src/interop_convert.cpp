@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tilescope layouts written as CuTe or as Triton linear layouts, from the evaluated table: the
 // result is checked against every cell, so it is exact or refused with the reason (interop.h).
 #include "tilescope/notation/cute_layout.h"

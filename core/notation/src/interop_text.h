@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small cursor over foreign-notation text (CuTe, Triton): whitespace skipping, integers with
 // limits, and ParseErrors with 1-based columns into the whole text, like the mapping language.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Python-like literal values for Triton/Gluon text: integers, lists/tuples, names (True,
 // False), calls with positional and keyword arguments, and TTGIR's `{key = value, ...}`.
 #pragma once

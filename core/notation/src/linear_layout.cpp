@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Triton linear layouts: text forms, F2 algebra, and the Tilescope reading (linear_layout.h).
 #include "tilescope/notation/linear_layout.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interpreter for the mapping language: walks the syntax tree with Python semantics for plain
 // integers and builds index expressions where lambda parameters are involved.
 #include "tilescope/notation/mapping.h"

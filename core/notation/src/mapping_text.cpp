@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Facts about mapping text read from its syntax tree alone (no evaluation): a canonical key
 // and the dtype it names.
 #include "tilescope/lang/pyparse.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which layout language a text is written in, and the dispatch parseMapping uses (interop.h).
 #include "tilescope/notation/interop.h"
 

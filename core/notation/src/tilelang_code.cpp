@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // "Copy as TileLang": Python that rebuilds a mapping with T.Layout / T.Fragment.
 #include "tilescope/lang/simplify.h"
 #include "tilescope/notation/mapping.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Gluon layouts that Triton converts to linear layouts for a tensor shape, built here the way
 // Triton's LinearLayoutConversions.cpp builds them (blocked, NVIDIA MMA v2/v3 and their dot
 // operands, FMA dot operands, slices, NVMMA and swizzled shared layouts), so their constructor

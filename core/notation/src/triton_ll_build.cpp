@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Triton's LinearLayout operations used by its layout conversions (triton_ll_build.h).
 #include "triton_ll_build.h"
 

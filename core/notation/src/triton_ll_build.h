@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The few operations of Triton's LinearLayout class that its layout conversions are written in
 // (identity1D, zeros1D, operator*, transposeOuts, the shape fitting of LayoutUtils), on a form
 // that keeps what the result depends on: the order of the output dims (a product extends a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: pieces shared by the dump parsers.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The incremental log parser: a line-driven state machine over TileLang's layout messages.
 #include "dump_internal.h"
 #include "tilescope/support/errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsers for TileLang's printed layouts: DebugOutput reprs (tuple and list style), the
 // `tl.Fragment(input_size=...)` reflection repr and the layout-visualization block.
 #include "dump_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `tilescope-cli banks`: JSON and table outputs (golden), exit 2 with one line on bad input.
 #include "tilescope/device/subprocess.h"
 

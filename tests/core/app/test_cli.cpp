@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CLI contract (product.md): JSON on stdout, one-line errors naming what and where on
 // stderr, exit code 2 for bad input, never a crash or a hang. Runs the real binary.
 #include "cli_run.h"

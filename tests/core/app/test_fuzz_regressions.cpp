@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every reproducer in tests/data/fuzz-regressions/<target>/ goes through the same calls as the
 // fuzz target (fuzz/fuzz_<target>.cpp) and must end in success or a documented error.
 #include "tilescope/banks/access.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The malformed-input corpus (tests/data/malformed/manifest.json): every input, through
 // tilescope-cli (or tilescope-probe for probe requests), exits 2 with the expected message and
 // never crashes, hangs or reports an internal error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The probe binary on a machine without a GPU: clear errors, documented exit codes.
 #include "tilescope/device/subprocess.h"
 

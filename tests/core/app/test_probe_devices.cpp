@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tilescope-probe --devices: the device list, the split of a sweep over the GPUs and the merge
 // of the workers' answers in request order (pure functions), and the binary's no-GPU path.
 #include "devices.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tilescope-cli probe-request (one request, sweeps over layouts, accesses and whole projects),
 // reading probe results back (the committed H200 run of data/h200/e2e) and matching them to
 // layouts, and the Run history kept in the project file.

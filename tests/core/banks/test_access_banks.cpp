@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Layout + dtype + access pattern -> bank model: hand-derived wavefront counts (fp16 rows are
 // 128 B = 32 words, so a row-major 64-column tile puts every row's chunk c on the same banks).
 #include "tilescope/banks/access.h"

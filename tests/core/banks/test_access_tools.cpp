@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Swizzle XOR tables and search, threadblock rasterization (TileLang's rasterization2DRow /
 // Column and Metal's MLX), Ascend fractal previews.
 #include "tilescope/banks/fractal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CATLASS golden family (tests/data/goldens/catlass.json, compared cell by cell with
 // Tilescope by tests/golden) really is CATLASS's output: where the ascend-catlass-dsl wheel is in
 // .venv-ascend, its headers are compiled with the generator's host program and every committed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fractal names in both conventions (CATLASS zN/nZ, tilelang-ascend NZ/ZN), never one read as the
 // other, and the tilelang-ascend code each arrangement is exported as.
 #include "tilescope/banks/fractal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bank model as it is now against what Nsight Compute measured on an H200
 // (data/h200/*.json, docs/measurements.md): every recorded pattern's wavefronts per instruction,
 // in the one-warp-per-SM pass where the counters are exact. A model change that breaks agreement

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Several GM -> L1 DMAs into one zN tile, checked against what tilelang-ascend states:
 // - PR #1243 (merged; released branch ascendc_pto @ 95acbd7): a 128 x 128 bfloat16 tile filled
 //   by two 64-row copies; codegen passes the second copy the zN offset 64 * C0 = 1024 and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Ascend 950 UB (CANN 9.0 guide, Atlas 350 card / NPU arch 3510) and the split between what
 // the guide states and what Tilescope infers. The A2/A3 worked examples: test_bank_model.cpp.
 #include "tilescope/banks/ub_bank_model.h"

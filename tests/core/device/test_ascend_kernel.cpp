@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tilelang-ascend round-trip kernels: shapes and dtypes from the run spec, only the data
 // paths A2/A3 has, only API names the released branch defines, and (where the PyPI ascendnpu-ir
 // wheel is installed in .venv-ascend) the npuir route's HIVM IR pushed through the real

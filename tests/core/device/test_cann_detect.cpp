@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // detectCann and the msprof command, against fake installations: directories laid out like a
 // CANN toolkit, and small shell scripts standing in for npu-smi, bisheng, msprof and the run's
 // Python (no CANN or NPU exists here). The detection code itself runs for real: it stats the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // msprof op output, on sample files written from the CANN msProf documentation's field lists
 // (OpBasicInfo.csv: Op Name, Op Type, Task Duration(us), Block Dim, Mix Block Dim, Device Id,
 // Pid, Current Freq, Rated Freq; ResourceConflictRatio.csv: block_id, sub_block_id,

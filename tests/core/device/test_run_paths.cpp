@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The core side of a device run: run preparation (layout checks before running), the TileLang
 // kernel (lowered by the real TileLang 0.1.15 when the repository's .venv exists), the Ascend
 // ND->NZ kernel and CANN detection.

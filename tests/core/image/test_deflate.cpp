@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The deflate encoder and PNG writer checked against zlib's inflate, an independent decoder:
 // every input must come back byte for byte, and the stream must be one zlib inflate accepts.
 #include "tilescope/image/deflate.h"

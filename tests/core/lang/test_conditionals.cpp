@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Comparisons, truth values and conditionals: what TVM prints (dump text), what TileLang's Python
 // accepts and refuses (mapping text), how they evaluate on every path, and 1-tuples.
 #include "tilescope/banks/access.h"

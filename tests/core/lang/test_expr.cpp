@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Expressions: parsing (typed text and dump text share one grammar), printing with minimal
 // parentheses, the parse/print round trip, floor semantics and the compiled evaluator.
 #include "tilescope/lang/expr_eval.h"

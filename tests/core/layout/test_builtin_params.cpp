@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every parameter TileLang honours changes what Tilescope computes, and what TileLang rejects
 // Tilescope rejects with a sentence naming the cause. The cell-by-cell agreement is in the
 // builtin_params goldens; these tests pin the behaviour and the messages.

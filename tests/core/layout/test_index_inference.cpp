@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Index inference reproduces TileLang's (TVM's iterator-map rewrite), not a reading of values:
 // the goldens (family "infer") check random maps cell by cell; these pin the rules one by one.
 #include "tilescope/layout/layout.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Layout/Fragment algebra over the whole domain: repeat, replicate, expand and inverse round
 // trips, the inferred local index, collision checks, the mapping language and its errors.
 #include "tilescope/layout/builtins.h"

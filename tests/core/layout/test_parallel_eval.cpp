@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Evaluation split across threads (grids over ~1M cells) gives exactly what one thread gives,
 // and a failure names the same first failing cell.
 #include "../../../core/layout/src/layout_eval.h"

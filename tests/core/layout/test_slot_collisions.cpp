@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two elements in one (thread, local) register are never silent: counted in the table JSON,
 // warned by the CLI (--strict: exit 2), and aliasing shared layouts warned by `banks`.
 #include "cli_run.h"

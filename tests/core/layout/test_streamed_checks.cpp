@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checks that stream over a layout's values instead of building its table (one-to-one and
 // onto, register sharing) must answer exactly as the table does, and evaluation over shapes
 // with extent-1 dimensions must give the same cells and name failing cells in the caller's shape.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constructing a mapping costs no more than its text: index inference and replica condensing
 // decide from the thread map alone where they can (a fully replicated fragment's map is `_rep`),
 // never by storing a table; the syntax key and the named dtype come from the text alone; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The project file: JSON round trip, and every kind of broken file names its JSON path.
 #include "tilescope/notation/document.h"
 

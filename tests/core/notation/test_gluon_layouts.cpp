@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Gluon layout constructors (BlockedLayout(...), NVMMADistributedLayout(...), ...) converted to
 // linear layouts as Triton converts them: Triton 3.9's own bases for every random constructor in
 // tests/data/goldens/gluon.json, its refusals refused, and errors that say where.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CuTe and Triton layout text: recognition, reading, errors, conversions and the CLI `convert`.
 #include "cli_run.h"
 #include "tilescope/layout/table_json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every golden layout (TileLang's, CuTe's, Triton's, CATLASS's: all families of
 // tests/data/goldens) converted to each notation Tilescope writes, and read back: where a
 // conversion is given it must give the same cells, and where it is refused the refusal must say

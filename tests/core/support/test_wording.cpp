@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // User-visible wording from the core: counts, error locations in logs, project titles, the list
 // of expression functions the GUI's reference shows, and sentences that start with identifiers.
 #include "tilescope/layout/layout_diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ParserOptions::maxCells: a layout whose evaluation would compute more cells than the cap (each
 // replica of a fragment's cell counted) is that layout's error, and nothing of it is evaluated.
 #include "tilescope/trace/dump.h"

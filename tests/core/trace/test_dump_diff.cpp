@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cell-by-cell layout diff and its plain-language relations; the CLI's import-dump and diff
 // commands.
 #include "tilescope/device/subprocess.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dump importer on REAL TileLang logs (tests/data/logs, made by tools/gen_logs*.py with the
 // real tilelang) and on truncated / corrupted copies of them made here.
 #include "tilescope/layout/table_json.h"

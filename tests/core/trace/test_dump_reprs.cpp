@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reprs and messages quoted in tilelang-layouts.md / peers.md, and malformed variants.
 #include "tilescope/layout/table_json.h"
 #include "tilescope/notation/mapping.h"

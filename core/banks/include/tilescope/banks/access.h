@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From a shared-memory Layout, an element type and an access pattern to a bank_model AccessPlan.
 //
 // The physical byte address of logical cell (row, col, ...) is the layout's output linearized

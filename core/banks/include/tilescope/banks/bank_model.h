@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared-memory bank models at the ADDRESS level: what a warp instruction costs given the byte
 // address each lane touches. Independent of how a layout is expressed (see layout.h for that).
 //

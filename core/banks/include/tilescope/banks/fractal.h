@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ascend fractal arrangements (tilelang-layouts.md 2.4): a logical R x C tile next to its zN /
 // nZ / zZ / L0C storage, with C0 = 32 bytes / element size (L0C: 16 x 16 for every dtype).
 // Offsets come from the builtins make_zn_layout / make_nz_layout / make_zz_layout /

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Several GM -> L1 DMAs into one zN ("NZ" in tilelang-ascend's naming) tile: what L1 holds after
 // the copies, next to the tile one full copy produces.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Threadblock rasterization: TileLang's T.use_swizzle(panel_size, order) (the OTHER "swizzle",
 // of block ids for L2 reuse; not the shared-memory one). The block-id -> (bx, by) mappings are
 // those of tl::rasterization2DRow / rasterization2DColumn (src/tl_templates/cuda/

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared-memory swizzles: TileLang's XOR tables per dtype, and a search that scores candidate
 // layouts of an R x C tile (row-major, padded rows, quarter/half/full bank swizzles where legal,
 // make_swizzled_layout's choice) against a write pattern and a read pattern together, proposing

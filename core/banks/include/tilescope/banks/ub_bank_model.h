@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Ascend Unified Buffer (UB) bank model: which bank a 32-byte block lives in and what one
 // vector step costs. Two UBs, and two kinds of statement about each, kept apart:
 //

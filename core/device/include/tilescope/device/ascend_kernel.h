@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Ascend path of a device run: an ND -> NZ round-trip kernel for tilelang-ascend (the
 // detection of a CANN installation is in cann_detect.h).
 //

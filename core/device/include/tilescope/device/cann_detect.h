@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Detection of what an Ascend run needs, and the msprof command that runs it.
 //
 // A machine is complete only when every piece the chosen back end needs is there:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiling generated CUDA C++ without a GPU: NVRTC loaded at run time (dlopen, so core needs
 // no CUDA link) and nvcc as a child process (argument vector, no shell).
 #pragma once

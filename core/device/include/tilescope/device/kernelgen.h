@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA source generation for measuring an AccessPlan on a GPU.
 //
 // The emitted source is device code only (no host code, no includes), with two extern "C"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Measurements made elsewhere: a tilescope-probe result file (one request, or a sweep) read back
 // into records, and matched to the layout they measured. A result carries its request, and the
 // request its spec (layout, mapping text, dtype, access): the request is rebuilt from the open

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading what `msprof op` writes: the kernel's task duration (OpBasicInfo.csv) and the UB
 // conflict ratios (ResourceConflictRatio.csv), the hardware figures the UB bank model is set
 // against.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Preparing a device run: from a shared layout's mapping text, a dtype and an access
 // pattern (access.h) to a tilescope-probe request, checked BEFORE anything is started:
 //   * the mapping must be a T.Layout (a Fragment is a register layout, not a shared tile);

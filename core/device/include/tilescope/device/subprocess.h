@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Child processes without a shell: argument vectors, stdin text, captured output, a timeout
 // after which the child's process group is killed. POSIX only.
 #pragma once

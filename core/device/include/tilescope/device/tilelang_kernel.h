@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TileLang path of a device run: a self-contained Python script that uses a shared
 // layout through T.annotate_layout (global -> shared -> fragment -> global), lowers it with the
 // layout-visualization pass on (so TileLang prints its inferred layouts and any conflict), and,

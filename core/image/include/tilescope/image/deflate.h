@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A deflate (RFC 1951) encoder in a zlib (RFC 1950) wrapper, made for grid images: after PNG's
 // "Up" filter most of such an image is long runs of zero bytes (rows that repeat the row above),
 // which general encoders hash byte by byte (libdeflate's fastest level spends as long on 5 MB of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PNG files (8-bit RGB, one IDAT) from 32-bit pixels, as grid images need them: every row gets
 // the "Up" filter (grid rows repeat inside a cell, so it turns them into zeros) and deflate.h
 // packs the result.

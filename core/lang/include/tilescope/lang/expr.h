@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Integer index expressions: the values that TileLang layouts are made of.
 //
 // Nodes are immutable and shared; an Expr is a pointer to a const node, so values can be copied

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the value of one operator applied to integer operands, shared by the tree walk
 // (expr.cpp), constant folding and the compiled evaluator (expr_eval.cpp).
 #pragma once

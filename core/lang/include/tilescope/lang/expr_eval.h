@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled evaluation of several expressions over batches of points.
 //
 // Walking the tree once per cell is far too slow for a 1024x1024 grid, so expressions are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: tokenizer and syntax tree for the Python subset of the mapping language.
 #pragma once
 

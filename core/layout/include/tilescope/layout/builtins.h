@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The builtin layout library, named as in TileLang, taking (shape, dtype) where TileLang takes
 // a buffer. The registry drives the interpreter, `tilescope-cli --help` and the GUI picker.
 #pragma once

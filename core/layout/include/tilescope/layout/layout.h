@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TileLang's T.Layout and T.Fragment as immutable values, with their algebra.
 //
 // Expressions are written over TileLang's placeholders: input dimension k is `_i`, `_j`, ...

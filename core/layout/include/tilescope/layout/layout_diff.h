@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cell-by-cell comparison of two layouts or two fragments (the conflict diff of the trace
 // viewer and `tilescope-cli diff`), with a plain-language summary when a simple relation
 // explains the difference.

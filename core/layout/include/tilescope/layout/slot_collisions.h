@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two logical elements in one register of one thread: almost always a mistake in a hand-made
 // fragment (and what TileLang's own index inference produces for some thread maps), so every
 // place that shows or prints a fragment reports it instead of drawing `T0 L0` twice.

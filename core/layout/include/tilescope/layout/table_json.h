@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `tilescope-cli table` JSON contract (product.md), shared by the CLI, tests and documents.
 #pragma once
 

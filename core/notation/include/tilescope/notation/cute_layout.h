@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CuTe layouts as CuTe prints them, and their reading as Tilescope layouts and fragments.
 //
 // Text forms read: `((2,4),8):((1,16),2)` (static integers may carry CuTe's `_`, spaces as pycute

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The project file: a versioned JSON document of named layouts with their mapping text and
 // view settings. The text is the source of truth; tables are always recomputed.
 #pragma once

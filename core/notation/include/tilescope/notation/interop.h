@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Layouts written in other layout languages: CuTe (CUTLASS) and Triton linear layouts, read into
 // Tilescope's Layout/Fragment and written back where that is exact.
 //

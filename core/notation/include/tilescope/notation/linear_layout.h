@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Triton's LinearLayout: a map linear over F2 from named input dims (register, lane, warp, block,
 // offset) to named output dims (dim0, dim1, ...). Input bit k of dim `in` maps to its basis
 // bases[in][k] (one value per output dim); the image of any input is the XOR of the bases of

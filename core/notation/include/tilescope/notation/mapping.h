@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mapping language: a safe subset of TileLang's Python layout API, parsed and interpreted
 // here (never handed to Python). One grammar serves typed text, pasted code and dump text.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How many threads a parallel loop should use, and a loop over pieces on that many threads.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Error types that say what is wrong and where: a column in a text, a cell of a layout, or a
 // path in a JSON document. Every user-facing failure in core is one of these.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Large result tables (a 1024x1024 fragment is 16 MB) are written once, right after allocation:
 // on Linux with transparent huge pages in "madvise" mode (Debian's and Ubuntu's default) each
 // 4 KiB first touch is a page fault, which cost as much as the evaluation itself. Advising the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Documented bounds, checked before any allocation (README "Limits").
 #pragma once
 

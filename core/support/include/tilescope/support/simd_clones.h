@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Function multiversioning for the batch loops: an AVX2 build where the CPU has it, baseline
 // x86-64 otherwise (GCC; not under sanitizers, which do not support ifuncs well).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Count phrases for user-visible text: "1 wavefront", "2 wavefronts", never "wavefront(s)".
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Importer for TileLang compiler logs: layout-visualization pass blocks, Layout/Fragment reprs
 // and layout-inference conflict messages (tilelang-layouts.md section 3).
 //
