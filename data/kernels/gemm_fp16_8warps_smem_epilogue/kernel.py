@@ -1,0 +1,29 @@
+"""fp16 GEMM C = A @ B (1024 x 1024 x 1024) with 8 warps and a shared-memory epilogue: 128 x 256 x 32
+blocks, 256 threads, 3 stages; the float32 accumulator is cast and stored into a 128 x 256 fp16
+shared tile first, then copied to global memory row by row. Lowered for sm_80."""
+import tilelang.language as T
+
+M, N, K = 1024, 1024, 1024
+BLOCK_M, BLOCK_N, BLOCK_K = 128, 256, 32
+STAGES = 3
+THREADS = 256
+
+
+@T.prim_func
+def gemm_fp16_8warps_smem_epilogue(
+    A: T.Tensor((M, K), "float16"),
+    B: T.Tensor((K, N), "float16"),
+    C: T.Tensor((M, N), "float16"),
+):
+    with T.Kernel(T.ceildiv(N, BLOCK_N), T.ceildiv(M, BLOCK_M), threads=THREADS) as (bx, by):
+        A_shared = T.alloc_shared((BLOCK_M, BLOCK_K), "float16")
+        B_shared = T.alloc_shared((BLOCK_K, BLOCK_N), "float16")
+        C_shared = T.alloc_shared((BLOCK_M, BLOCK_N), "float16")
+        C_local = T.alloc_fragment((BLOCK_M, BLOCK_N), "float32")
+        T.clear(C_local)
+        for ko in T.Pipelined(T.ceildiv(K, BLOCK_K), num_stages=STAGES):
+            T.copy(A[by * BLOCK_M, ko * BLOCK_K], A_shared)
+            T.copy(B[ko * BLOCK_K, bx * BLOCK_N], B_shared)
+            T.gemm(A_shared, B_shared, C_local)
+        T.copy(C_local, C_shared)
+        T.copy(C_shared, C[by * BLOCK_M, bx * BLOCK_N])
