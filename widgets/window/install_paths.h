@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where the app finds its run-time data: a source checkout only while it runs from that
-// checkout's build tree; an installed app uses the copies embedded in its binary
+// checkout's build tree; an installed app uses the samples installed beside it
+// (<prefix>/share/tilescope/samples), else the copies embedded in its binary
 // (resources/CMakeLists.txt), never the source tree it was built from.
 #pragma once
 
@@ -8,11 +9,15 @@
 
 namespace tsw {
 
-// True when this executable lies under the build directory it was configured in.
+// True when this executable lies under a build directory (one holding the marker file CMake
+// writes there, which names the source checkout).
 bool runningFromBuildTree();
 
 // The source checkout when running from its build tree, else empty.
 QString sourceTreeDir();
+
+// The samples installed with the program (<bindir>/../share/tilescope/samples), if there.
+QString installedSamplesDir();
 
 // The samples embedded in the binary (":/tilescope/samples").
 QString embeddedSamplesDir();

@@ -497,12 +497,15 @@ void MainWindow::rebuildRecentMenu() {
 
 QString MainWindow::samplesDirectory() {
     // TILESCOPE_SAMPLES_DIR, then the checkout's samples while running from its build tree (so
-    // edits show), then the copies embedded in the binary (what an installed app uses).
+    // edits show), then the installed ones (/usr/share/tilescope/samples, which the CLI reads
+    // too), then the copies embedded in the binary.
     const QByteArray env = qgetenv("TILESCOPE_SAMPLES_DIR");
     QStringList candidates;
     if (!env.isEmpty()) candidates << QString::fromLocal8Bit(env);
     if (const QString src = sourceTreeDir(); !src.isEmpty())
         candidates << src + QStringLiteral("/samples");
+    if (const QString installed = installedSamplesDir(); !installed.isEmpty())
+        candidates << installed;
     for (const QString& c : candidates)
         if (QDir(c).exists() && !QDir(c).entryList({QStringLiteral("*.tilescope.json")}).isEmpty())
             return QDir(c).canonicalPath();
