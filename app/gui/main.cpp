@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tilescope: the desktop explorer.
-//   tilescope [PROJECT]                      open a project (default: the default sample)
+//   tilescope [PROJECT...]                   open projects (default: the default sample); the
+//                                            first here, each further one in a window of its own
 //   tilescope --screenshot FILE [PROJECT]    render the main window offscreen to FILE and exit
 //   tilescope --bench                        keystroke-to-repainted-grid timings, then exit
 //   tilescope --text TEXT                    show mapping-language text as a new layout
@@ -26,6 +27,8 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMessageBox>
+#include <QProcess>
 #include <QSettings>
 #include <QStyleFactory>
 #include <QThread>
@@ -40,9 +43,50 @@ namespace {
 bool wantsOffscreen(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
+        if (a == "--") break;
         if (a == "--screenshot" || a.startsWith("--screenshot=") || a == "--bench") return true;
     }
     return false;
+}
+
+// --version and --help print and exit: they must work with no display (over SSH, in a container,
+// in a script), where the default platform plugin would abort the process.
+bool onlyPrints(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "--") break;
+        if (a == "-v" || a == "--version" || a == "-h" || a == "--help" || a == "-?" ||
+            a == "--help-all")
+            return true;
+    }
+    return false;
+}
+
+// Qt warns on stderr when XDG_RUNTIME_DIR is unset (ssh, containers, cron) while it sets up the
+// platform; printing --version or --help needs no runtime directory, and no such noise.
+void withoutRuntimeDirWarning(QtMsgType type, const QMessageLogContext& context,
+                              const QString& message) {
+    if (type == QtWarningMsg &&
+        message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+        return;
+    std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+
+// Each project after the first opens in a window of its own (`tilescope --new-window FILE`, a
+// process as --new-window makes it), so that `tilescope a b` and a file manager's "open with"
+// on several files (Exec=tilescope %F) drop none of them.
+void openInNewWindows(const QStringList& projects) {
+    for (const QString& file : projects) {
+        qint64 pid = 0;
+        if (QProcess::startDetached(QCoreApplication::applicationFilePath(),
+                                    {QStringLiteral("--new-window"), QStringLiteral("--"), file},
+                                    QString(), &pid))
+            std::printf("tilescope: opening %s in a new window (process %lld)\n", qPrintable(file),
+                        static_cast<long long>(pid));
+        else
+            std::fprintf(stderr, "tilescope: cannot start a window for %s\n", qPrintable(file));
+    }
+    std::fflush(stdout);
 }
 
 // The largest drawable grid: open (evaluate + model + first paint at fit, the overview), then
@@ -219,7 +263,10 @@ QJsonObject handleInstanceRequest(tsw::MainWindow& w, const QJsonObject& r) {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (wantsOffscreen(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if (onlyPrints(argc, argv)) {
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // nothing is shown, whatever the session
+        qInstallMessageHandler(withoutRuntimeDirWarning);
+    } else if (wantsOffscreen(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Tilescope"));
@@ -276,7 +323,9 @@ int main(int argc, char** argv) {
         QStringLiteral("Open a new window even when Tilescope is already running."));
     p.addOption(newWindow);
     p.addPositionalArgument(QStringLiteral("PROJECT"),
-                            QStringLiteral("A .tilescope.json project to open."));
+                            QStringLiteral("A .tilescope.json project to open; each further one "
+                                           "opens in a new window."),
+                            QStringLiteral("[PROJECT...]"));
     p.process(app);
 
     if (p.isSet(bench)) return runBench();
@@ -290,9 +339,16 @@ int main(int argc, char** argv) {
         qputenv("TILESCOPE_NO_DIALOGS", "1");
     }
 
-    QString project = p.positionalArguments().value(0);
-    if (!project.isEmpty() && !project.startsWith(QLatin1Char(':')))
-        project = QFileInfo(project).absoluteFilePath();
+    QStringList projects = p.positionalArguments();
+    for (QString& f : projects)
+        if (!f.startsWith(QLatin1Char(':'))) f = QFileInfo(f).absoluteFilePath();
+    if (screenshot && projects.size() > 1) {
+        std::fprintf(stderr, "tilescope: --screenshot takes one PROJECT, not %lld\n",
+                     static_cast<long long>(projects.size()));
+        return 2;
+    }
+    QString project = projects.value(0);
+    const QStringList furtherProjects = projects.mid(1);
     const bool single = !screenshot && !p.isSet(newWindow) && tsapp::singleInstanceWanted();
     if (single) {
         QJsonObject request{{QStringLiteral("raise"), true}};
@@ -308,6 +364,7 @@ int main(int argc, char** argv) {
         if (tsapp::sendToRunningInstance(request, &reply)) {
             if (reply.value(QStringLiteral("ok")).toBool()) {
                 std::printf("tilescope: handed to the running window\n");
+                openInNewWindows(furtherProjects);
                 return 0;
             }
             std::fprintf(stderr, "tilescope: %s\n",
@@ -322,8 +379,13 @@ int main(int argc, char** argv) {
         if (!dir.isEmpty() && QFileInfo::exists(dir + QStringLiteral("/default.tilescope.json")))
             project = dir + QStringLiteral("/default.tilescope.json");
     }
+    // Shown before a project is opened, so that an error dialog about it (window-modal, a child
+    // of this window) is mapped above the window rather than under it; a screenshot is shown
+    // once its size is set, below.
+    if (!screenshot) w.show();
     bool opened = true;
     if (!project.isEmpty()) opened = w.openFile(project);
+    if (!screenshot) openInNewWindows(furtherProjects);
     if (p.isSet(textOpt)) {
         // A fresh document holds one placeholder layout: the text replaces it.
         if (project.isEmpty() && w.document()->count() == 1) {
@@ -364,7 +426,6 @@ int main(int argc, char** argv) {
         });
         return app.exec();
     }
-    w.show();
     std::unique_ptr<tsapp::InstanceServer> server;
     if (single) {
         server = std::make_unique<tsapp::InstanceServer>(
@@ -379,7 +440,18 @@ int main(int argc, char** argv) {
     // TILESCOPE_TEST_EDIT=TEXT replaces the active layout's text once started (an undoable edit).
     const QByteArray answer = qgetenv("TILESCOPE_RECOVERY_ANSWER");
     QTimer::singleShot(0, &w, [&w, answer] {
-        if (answer.isEmpty()) return w.offerRecovery();
+        if (answer.isEmpty()) {
+            w.offerRecovery();
+            // Two dialogs at start-up (the recovery prompt, then the project's error): once the
+            // first is answered, the one still open comes to the front, never left behind the
+            // window it blocks.
+            for (QMessageBox* box : w.findChildren<QMessageBox*>())
+                if (box->isVisible()) {
+                    box->raise();
+                    box->activateWindow();
+                }
+            return;
+        }
         const QList<tsw::RecoveryEntry> entries = tsw::RecoveryManager::pending();
         if (entries.isEmpty()) return;
         if (answer == "recover" && w.recoverFrom(entries.first()))
