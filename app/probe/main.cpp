@@ -8,6 +8,7 @@
 //                                         GPU, patterns spread round robin, merged in order
 //   tilescope-probe --list-sweep          print the builtin sweep with its predictions
 //   tilescope-probe --worker IN OUT       (internal) the child that touches the GPU
+//   tilescope-probe --version | --help
 //
 // Exit codes: 0 ok, 1 internal failure, 2 bad input, 3 no CUDA driver or GPU, 4 compile
 // failed, 5 GPU work timed out (hung kernel killed), 6 verification failed (round trip or
@@ -708,8 +709,26 @@ int runAll(const Options& opt, json& result) {
         bool no_compiler = false;
         for (const Job& j : jobs)
             if (j.compiled.compiler.empty()) no_compiler = true;
-        result["error"] = no_compiler ? "no CUDA compiler: " + jobs[0].compiled.log
-                                      : "compile failed (see patterns[].compile.log)";
+        if (!no_compiler) {
+            result["error"] = "compile failed (see patterns[].compile.log)";
+            return finish(kCompile);
+        }
+        // Name every compiler that was looked for: with "auto", NVRTC first, then nvcc.
+        std::string nvrtcWhy;
+        std::string missing = "no CUDA compiler: " + jobs[0].compiled.log;
+        if (compiler == "auto" && !ts::nvrtcAvailable(&nvrtcWhy))
+            missing = "no CUDA compiler: " + nvrtcWhy + " and " + jobs[0].compiled.log;
+        // A full run on a machine with no GPU either: that is what the user lacks first (exit 3),
+        // said with the compiler, rather than a compile error that hides it.
+        probe::Driver drv;
+        std::string derr;
+        if (!opt.compile_only && !drv.load(derr)) {
+            result["error"] = derr.substr(0, derr.find("; GPU runs need")) + "; and " + missing +
+                              ". A GPU run needs an NVIDIA driver and GPU, and NVRTC or nvcc "
+                              "(the CUDA toolkit); the predictions above need neither";
+            return finish(kNoGpu);
+        }
+        result["error"] = missing;
         return finish(kCompile);
     }
     if (opt.compile_only) return finish(kOk);
@@ -998,7 +1017,9 @@ void usage() {
            "       tilescope-probe --sweep FILE|builtin [--ncu] [--devices all|0,1,...] "
            "[--out FILE]\n"
            "       tilescope-probe --list-sweep\n"
-           "Reads a JSON request (stdin when no file), prints a JSON result. See docs/probe.md.\n"
+           "       tilescope-probe --version | --help\n"
+           "Reads a JSON request (stdin when no file), prints a JSON result.\n"
+           "See tilescope-probe(1) and docs/probe.md (/usr/share/doc/tilescope/docs when installed).\n"
            "Exit: 0 ok, 1 internal, 2 bad input, 3 no CUDA driver/GPU, 4 compile failed,\n"
            "      5 timed out (hung kernel killed), 6 verification failed.\n";
 }
@@ -1013,6 +1034,9 @@ int main(int argc, char** argv) {
         const std::string& a = args[i];
         if (a == "--help" || a == "-h") {
             usage();
+            return 0;
+        } else if (a == "--version") {
+            std::cout << "tilescope-probe " << TILESCOPE_VERSION << "\n";
             return 0;
         } else if (a == "--compile-only")
             opt.compile_only = true;
