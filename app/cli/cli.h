@@ -51,6 +51,10 @@ std::string missingArgument(const CLI::App& sub);
 // its set, options that exclude each other).
 [[noreturn]] void badUsage(const CLI::App& sub, const std::string& what);
 
+// The manual page tilescope-cli(1) in roff, from the declarations of every command on `app`
+// (man.cpp); `tilescope-cli --man-page` prints it.
+std::string manPage(const CLI::App& app, const std::string& version);
+
 // Prints "tilescope-cli: <what>" (with caret lines for parse errors) and returns kBadInput,
 // or kInternal for anything unexpected. Use it around every command body.
 int reportError(const std::function<int()>& body);

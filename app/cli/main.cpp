@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
         std::cout << "tilescope-cli " << TILESCOPE_VERSION << "\n";
         return cli::kOk;
     }
+    if (args[0] == "--man-page") { // tilescope-cli(1), made by the build (man.cpp)
+        std::cout << cli::manPage(app, TILESCOPE_VERSION);
+        return cli::kOk;
+    }
     if (args[0] != "--help" && args[0] != "-h" && !isCommand(args[0])) {
         std::cerr << "tilescope-cli: error: unknown command '" << args[0]
                   << "' (see tilescope-cli --help)\n";

@@ -8,6 +8,7 @@
 #include "tilescope/notation/mapping.h"
 
 #include <QGuiApplication>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -22,6 +23,22 @@ int fail(int code, const std::string& what, char* error, std::size_t size) {
     return code;
 }
 
+// Qt warns on stderr when XDG_RUNTIME_DIR is unset (containers, CI, su, cron) and uses
+// /tmp/runtime-$USER instead; the CLI keeps nothing there, and its stderr is for its own
+// diagnostics. Every other message goes where it would have gone.
+QtMessageHandler previousHandler = nullptr;
+
+void withoutRuntimeDirWarning(QtMsgType type, const QMessageLogContext& context,
+                              const QString& message) {
+    if (type == QtWarningMsg &&
+        message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+        return;
+    if (previousHandler)
+        previousHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) int
@@ -32,6 +49,11 @@ tilescope_render_qt(const TilescopeRenderRequest* q, char* error, std::size_t er
                                                           tsw::colorModeFromString(q->color));
         grid.setAxisNote(tsw::GridModel::axisNoteFor(q->mappingText));
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        static const bool quiet = [] {
+            previousHandler = qInstallMessageHandler(withoutRuntimeDirWarning);
+            return true;
+        }();
+        (void)quiet;
         static int argc = 1;
         static char name[] = "tilescope-cli";
         static char* argv[] = {name, nullptr};
