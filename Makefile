@@ -5,6 +5,11 @@ JOBS ?= $(shell nproc)
 SAMPLE ?= samples/default.tilescope.json
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
+# The packages are built in a tree of their own, without the tests and benchmarks.
+PKG_BUILD ?= build-package
+# ccache, where installed, as the compiler launcher (CCACHE_BASEDIR=$(CURDIR) shares its cache
+# between checkouts).
+LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 .PHONY: all deps configure build run test bench format asan fuzz fuzz-long clean install package \
 	monkey-long fault-long
@@ -15,7 +20,7 @@ deps:
 	@bash tools/install-deps.sh
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LAUNCHER) $(CMAKE_FLAGS)
 
 configure: deps $(BUILD)/CMakeCache.txt
 
@@ -28,13 +33,20 @@ run: build
 test: build
 	cd $(BUILD) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
 
-# `make install PREFIX=~/.local` (DESTDIR=... stages it elsewhere, as packagers do).
+# `make install PREFIX=~/.local` (DESTDIR=... stages it elsewhere, as packagers do); stripped, as
+# the packages are.
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	cmake --install $(BUILD) --prefix $(PREFIX) --strip
 
-# A .deb (Debian 12, Depends from dpkg-shlibdeps) and a relocatable .tar.gz in $(BUILD).
-package: build
-	cd $(BUILD) && cpack -G "DEB;TGZ"
+# A .deb (Debian 12, Depends from dpkg-shlibdeps), its -dbgsym .ddeb and a relocatable .tar.gz in
+# $(PKG_BUILD), which builds only what they hold (no tests, no benchmarks) and needs only the build
+# dependencies (install-deps.sh --build). docs/packaging.md says what is in them.
+package:
+	@bash tools/install-deps.sh --build
+	cmake -S . -B $(PKG_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_TESTS=OFF \
+	  -DTILESCOPE_BENCH=OFF $(LAUNCHER) $(CMAKE_FLAGS)
+	cmake --build $(PKG_BUILD) -j $(JOBS) --target tilescope_packaged
+	cd $(PKG_BUILD) && cpack -G "DEB;TGZ"
 
 bench: build
 	$(BUILD)/bench/tilescope-bench --benchmark_min_time=0.2
