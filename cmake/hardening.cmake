@@ -3,7 +3,8 @@
 # hardening=+all: stack protector, _FORTIFY_SOURCE=2, format checks, PIE, RELRO and BIND_NOW), and
 # the path maps that keep the machine's source and build directories out of every binary, so that
 # two checkouts at different paths build the same package. On by default; not under the sanitizers
-# or libFuzzer (their own instrumentation, and _FORTIFY_SOURCE hides calls from ASan).
+# or libFuzzer (their own instrumentation, and _FORTIFY_SOURCE hides calls from ASan; their reports
+# and coverage want real paths).
 option(TILESCOPE_HARDENING "Debian's hardening flags (stack protector, fortify, PIE, BIND_NOW)" ON)
 option(TILESCOPE_REPRODUCIBLE "Map the source and build directories out of binaries" ON)
 
@@ -21,10 +22,12 @@ if(TILESCOPE_HARDENING AND NOT TILESCOPE_SANITIZE AND NOT TILESCOPE_FUZZ)
   add_link_options(LINKER:-z,relro LINKER:-z,now)
 endif()
 
-if(TILESCOPE_REPRODUCIBLE)
+if(TILESCOPE_REPRODUCIBLE AND NOT TILESCOPE_SANITIZE AND NOT TILESCOPE_FUZZ)
   # __FILE__ and the debug information name files relative to the checkout ("./core/...") and the
   # build tree ("build/..."). GCC uses the last map that matches, so the build tree's (which may
-  # lie inside the checkout) comes second.
+  # lie inside the checkout) comes second. Not in the sanitizer and fuzzing builds, whose reports
+  # and coverage tools want real paths (they are never packaged). A debugger finds the sources of
+  # a mapped build with `directory /path/to/checkout` (gdb).
   add_compile_options(-ffile-prefix-map=${CMAKE_SOURCE_DIR}=.
                       -ffile-prefix-map=${CMAKE_BINARY_DIR}=build)
 endif()
