@@ -7,9 +7,11 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 # The packages are built in a tree of their own, without the tests and benchmarks.
 PKG_BUILD ?= build-package
-# ccache, where installed, as the compiler launcher (CCACHE_BASEDIR=$(CURDIR) shares its cache
-# between checkouts).
+# ccache, where installed, as the compiler launcher; with the checkout as its base directory, its
+# cache serves every build tree of it (and other checkouts: the binaries hold no absolute path).
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 
 .PHONY: all deps configure build run test bench format asan fuzz fuzz-long clean install package \
 	monkey-long fault-long

@@ -94,4 +94,6 @@ set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
 set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/cpack_options.cmake)
 # Before packaging: sections Debian's dh_strip removes (.comment: the compiler's version string).
 set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/cpack_prebuild.cmake)
+# After: the -dbgsym package's md5sums and doc link mended (CPack 3.25 writes its staging paths).
+set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/cpack_postbuild.cmake)
 include(CPack)

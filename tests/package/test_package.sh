@@ -240,6 +240,15 @@ for dbg in $(find "$tmp/dbg" -name '*.debug'); do
   strings -a "$dbg" | grep -qF "$srcdir/" && fail "${dbg#"$tmp/dbg"} names files under $srcdir"
 done
 dpkg-deb -f "$ddeb" Depends | grep -qx "tilescope (= $version)" || fail "the .ddeb's Depends: $(dpkg-deb -f "$ddeb" Depends)"
+# Both packages' md5sums list their files, by the paths dpkg installs them to.
+for pair in "$deb:$tmp/deb" "$ddeb:$tmp/dbg"; do
+  dpkg-deb --ctrl-tarfile "${pair%%:*}" | tar -xO ./md5sums >"$tmp/md5sums"
+  (cd "${pair#*:}" && md5sum --quiet -c "$tmp/md5sums") || fail "$(basename "${pair%%:*}"): md5sums do not match its files"
+  [ "$(wc -l <"$tmp/md5sums")" = "$(cd "${pair#*:}" && find . -type f | wc -l)" ] ||
+    fail "$(basename "${pair%%:*}"): md5sums does not list every file"
+done
+[ "$(readlink "$tmp/dbg/usr/share/doc/tilescope-dbgsym")" = tilescope ] ||
+  fail "the .ddeb's /usr/share/doc/tilescope-dbgsym is not a link to tilescope's"
 echo "binaries: ${#elfs[@]} ELF files PIE, BIND_NOW, RELRO, stack protector, fortify, no RPATH," \
   "stripped (debug information in $(basename "$ddeb")), no source or build path"
 
@@ -326,8 +335,8 @@ fi
 # -------------------------------------------------------------------------------- lintian
 lintian=${LINTIAN:-$(command -v lintian || true)}
 if [ -n "$lintian" ]; then
-  # Every tag is shown (info and pedantic too); errors and warnings fail.
-  "$lintian" --display-info --pedantic --fail-on error,warning --tag-display-limit 0 "$deb" \
+  # Every tag is shown (info and pedantic too); errors and warnings fail. Both packages.
+  "$lintian" --display-info --pedantic --fail-on error,warning --tag-display-limit 0 "$deb" "$ddeb" \
     >"$tmp/lintian.log" 2>&1 || { cat "$tmp/lintian.log"; fail "lintian reports errors or warnings"; }
   grep -E '^[EW]: ' "$tmp/lintian.log" && fail "lintian: errors or warnings"
   echo "lintian $("$lintian" --version | awk '{print $2}'): no error, no warning" \
