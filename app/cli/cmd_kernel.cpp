@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "tilescope/device/tilelang_kernel.h"
+#include "tilescope/kernel/kernel_view.h"
 #include "tilescope/kernel/kernel_xray.h"
 #include "tilescope/kernel/lowering.h"
 #include "tilescope/kernel/measured.h"
@@ -117,6 +118,9 @@ int kernel(const KernelArgs& a) {
         }
         if (!any) throw ts::InputError("no kernel named '" + base.function + "' in the lowering");
     }
+    if (lowering.is_object() && lowering.contains("layouts"))
+        for (auto& x : xs)
+            ts::kernel::attachLayouts(x, lowering["layouts"]);
     std::optional<ts::kernel::Measured> measured;
     if (!a.measured.empty()) measured = ts::kernel::readMeasured(readFile(a.measured), a.measured);
     if (a.json) {

@@ -22,6 +22,13 @@ void toJson(nlohmann::json& j, const KernelXray& k) {
                {"line", b.line},   {"note", b.note}};
         if (b.bytes >= 0) x["bytes"] = b.bytes;
         if (!b.dims.empty()) x["dims"] = b.dims;
+        if (!b.dtype.empty()) x["dtype"] = b.dtype;
+        if (!b.shape.empty()) x["shape"] = b.shape;
+        if (!b.layout_repr.empty()) {
+            x["inferred_layout"] = {{"kind", b.layout_kind}, {"repr", b.layout_repr}};
+            if (!b.layout_mapping.empty()) x["inferred_layout"]["mapping"] = b.layout_mapping;
+            if (!b.layout_error.empty()) x["inferred_layout"]["error"] = b.layout_error;
+        }
         if (b.scope == "shared" || b.scope == "shared.dyn") {
             x["address"] = b.address;
             x["accessed_bytes"] = b.accessed_end;
@@ -122,6 +129,16 @@ std::string formatXray(const KernelXray& k) {
                       b.bytes >= 0 ? std::to_string(b.bytes).c_str() : "?",
                       b.scope == "local" ? "-" : std::to_string(b.address).c_str(), b.note.c_str());
         o << buf;
+        if (!b.shape.empty()) {
+            std::string shape;
+            for (auto d : b.shape)
+                shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+            o << "  " << std::string(20, ' ') << " TileLang: " << b.dtype << " [" << shape << "]";
+            if (!b.layout_repr.empty())
+                o << ", inferred " << b.layout_kind << ": " << b.layout_repr.substr(0, 110)
+                  << (b.layout_repr.size() > 110 ? "..." : "");
+            o << "\n";
+        }
     }
     o << "\nshared-memory accesses (per thread block; wavefronts per instruction min-max)\n";
     std::snprintf(buf, sizeof buf, "  %5s  %-22s %-12s %8s %10s %8s %8s  %s\n", "line", "op",

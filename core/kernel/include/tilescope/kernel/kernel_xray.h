@@ -62,6 +62,11 @@ struct Buffer {
     std::vector<std::int64_t> dims; // declared array extents (local / static shared)
     int line = 0;
     std::string note; // how `bytes` was found
+    // From a lowering (attachLayouts): the buffer as TileLang allocated it and the layout its
+    // inference chose (repr as TileLang prints it, mapping-language text when it parsed).
+    std::string dtype;
+    std::vector<std::int64_t> shape;
+    std::string layout_repr, layout_mapping, layout_error, layout_kind;
 };
 
 struct Loop {
