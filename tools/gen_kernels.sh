@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Regenerate the real-kernel corpus under data/kernels/: for every data/kernels/<name>/kernel.py,
-# lower it with resources/kernel/lower_kernel.py (the real TileLang, CPU only, no GPU needed) and
-# write, beside it,
+# Regenerate the real-kernel corpus under data/kernels/ (or, with --heldout, the held-out set under
+# data/kernels_heldout/): for every <dir>/<name>/kernel.py, lower it with
+# resources/kernel/lower_kernel.py (the real TileLang, CPU only, no GPU needed) and write, beside it,
 #   kernel.cu   the device CUDA source TileLang generated (kernel_source)
 #   meta.json   the script's JSON without kernel_source and log (launch configuration, parameters)
 #   lower.log   everything TileLang printed while lowering (layout-visualization output included)
 #
-#   tools/gen_kernels.sh [NAME...]        (default: every directory)
+#   tools/gen_kernels.sh [NAME...]        (default: every directory of data/kernels/)
+#   tools/gen_kernels.sh --heldout [NAME...]   (the same for data/kernels_heldout/)
+#   tools/gen_kernels.sh --dir DIR [NAME...]   (the same for any directory of <name>/kernel.py)
 #   PYTHON=/path/to/python tools/gen_kernels.sh   (default: .venv/bin/python, with tilelang==0.1.15)
 #
 # The architecture of each kernel is in ARCH below (default sm_80). Lowerings run one at a time.
@@ -17,7 +19,20 @@ PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
 LOWER="$ROOT/resources/kernel/lower_kernel.py"
 DIR="$ROOT/data/kernels"
 
-# name -> arch (anything not listed: sm_80)
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --heldout) DIR="$ROOT/data/kernels_heldout"; shift ;;
+    --dir)
+      [ "$#" -ge 2 ] || { echo "gen_kernels: --dir needs a directory" >&2; exit 1; }
+      DIR="$(cd "$2" && pwd)"; shift 2 ;;
+    --) shift; break ;;
+    -*) echo "gen_kernels: unknown option $1" >&2; exit 1 ;;
+    *) break ;;
+  esac
+done
+
+# name -> arch (anything not listed: sm_80); names are looked up in whichever directory is lowered
+# (the held-out kernels of data/kernels_heldout/ are all sm_80)
 declare -A ARCH=(
   [flash_attn_fwd_sm90]=sm_90
   [gemm_fp16_sm90]=sm_90
