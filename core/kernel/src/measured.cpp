@@ -198,39 +198,43 @@ Comparison compare(const KernelXray& k, const Measured& m, const LaunchCount& bl
     // Lines that differ one by one but hold the same operation inside the same loops (all but
     // each line's own innermost loop: sibling unrolled loops) are compared together: ptxas's
     // line table gives runs of identical instructions from such siblings to one line.
-    std::map<std::string, std::vector<std::size_t>> groups;
-    for (std::size_t i = 0; i < c.lines.size(); ++i) {
-        LineComparison& l = c.lines[i];
-        if (l.status != "differs") continue;
-        const LineTotal* p = predicted[l.line];
-        std::string sig;
-        for (int s : p->sites) {
-            const Site& site = k.sites[std::size_t(s)];
-            sig += site.opName() + "@";
-            for (std::size_t l = 0; l + 1 < site.loops.size(); ++l)
-                sig += site.loops[l].var + ",";
-            sig += ";";
+    // First the lines inside the same loops, then what is left by operation alone.
+    for (int pass = 0; pass < 2; ++pass) {
+        std::map<std::string, std::vector<std::size_t>> groups;
+        for (std::size_t i = 0; i < c.lines.size(); ++i) {
+            LineComparison& l = c.lines[i];
+            if (l.status != "differs" && l.status != "not measured") continue;
+            const LineTotal* p = predicted[l.line];
+            std::string sig;
+            for (int s : p->sites) {
+                const Site& site = k.sites[std::size_t(s)];
+                sig += site.opName() + "@";
+                if (pass == 0)
+                    for (std::size_t l = 0; l + 1 < site.loops.size(); ++l)
+                        sig += site.loops[l].var + ",";
+                sig += ";";
+            }
+            groups[sig].push_back(i);
         }
-        groups[sig].push_back(i);
-    }
-    for (const auto& [sig, members] : groups) {
-        if (members.size() < 2) continue;
-        std::int64_t pi = 0, pw = 0, mi = 0, mw = 0;
-        std::vector<int> lines;
-        for (std::size_t i : members) {
-            pi += c.lines[i].predicted_instructions;
-            pw += c.lines[i].predicted_wavefronts;
-            mi += c.lines[i].measured_instructions;
-            mw += c.lines[i].measured_wavefronts;
-            lines.push_back(c.lines[i].line);
-        }
-        if (pi != mi || pw != mw) continue;
-        for (std::size_t i : members) {
-            c.lines[i].status = "match (line group)";
-            c.lines[i].group = lines;
-            --c.differing;
-            ++c.matched;
-            ++c.matched_in_group;
+        for (const auto& [sig, members] : groups) {
+            if (members.size() < 2) continue;
+            std::int64_t pi = 0, pw = 0, mi = 0, mw = 0;
+            std::vector<int> lines;
+            for (std::size_t i : members) {
+                pi += c.lines[i].predicted_instructions;
+                pw += c.lines[i].predicted_wavefronts;
+                mi += c.lines[i].measured_instructions;
+                mw += c.lines[i].measured_wavefronts;
+                lines.push_back(c.lines[i].line);
+            }
+            if (pi != mi || pw != mw) continue;
+            for (std::size_t i : members) {
+                (c.lines[i].status == "differs" ? c.differing : c.not_measured)--;
+                c.lines[i].status = "match (line group)";
+                c.lines[i].group = lines;
+                ++c.matched;
+                ++c.matched_in_group;
+            }
         }
     }
     return c;

@@ -367,12 +367,22 @@ void occupancy(KernelXray& k) {
 }
 
 // Store-to-load forwarding: a load whose every lane reads an address its own thread stored
-// (with the same width) at an earlier site of the same barrier epoch, the two in no common loop.
+// (with the same width) at an earlier site of the same barrier epoch (no barrier between them).
 void markForwardable(KernelXray& k) {
-    auto commonLoop = [](const Site& a, const Site& b) {
+    // Loops around both accesses are allowed when neither uses their variables: then every
+    // iteration stores and loads the same addresses, and the per-thread check below holds in
+    // each iteration.
+    auto usesCommonLoop = [](const Site& a, const Site& b) {
+        std::set<std::string> names;
+        collectVars(a.address, names);
+        collectVars(b.address, names);
+        for (const auto& c : a.conditions)
+            collectVars(c, names);
+        for (const auto& c : b.conditions)
+            collectVars(c, names);
         for (const auto& x : a.loops)
             for (const auto& y : b.loops)
-                if (x.var == y.var) return true;
+                if (x.var == y.var && names.count(x.var)) return true;
         return false;
     };
     for (std::size_t li = 0; li < k.sites.size(); ++li) {
@@ -382,7 +392,7 @@ void markForwardable(KernelXray& k) {
         for (std::size_t si = 0; si < li; ++si) {
             const Site& S = k.sites[si];
             if ((S.kind == AccessKind::Store) && S.not_analysed.empty() && S.epoch == L.epoch &&
-                S.bytes == L.bytes && !commonLoop(S, L))
+                S.bytes == L.bytes && !usesCommonLoop(S, L))
                 stores.push_back(si);
         }
         if (stores.empty()) continue;
