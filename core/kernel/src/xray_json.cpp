@@ -176,11 +176,14 @@ std::string formatXray(const KernelXray& k) {
       << " B per block\n  registers per thread: at least " << k.registers_lower_bound
       << " (fragments only; the compiler adds more)\n";
     for (const auto& oc : k.occupancy) {
-        std::snprintf(buf, sizeof buf,
-                      "  %s: at most %d blocks/SM (threads %d, registers %d, shared %d) = %.0f%% "
-                      "occupancy, limited by %s\n",
-                      oc.arch.c_str(), oc.blocks_per_sm, oc.by_threads, oc.by_registers,
-                      oc.by_shared, oc.occupancy * 100, oc.limiter.c_str());
+        std::snprintf(
+            buf, sizeof buf,
+            oc.limiter.rfind("does not fit", 0) == 0
+                ? "  %s: %d blocks/SM (threads %d, registers %d, shared %d) = %.0f%%: %s\n"
+                : "  %s: at most %d blocks/SM (threads %d, registers %d, shared %d) = "
+                  "%.0f%% occupancy, limited by %s\n",
+            oc.arch.c_str(), oc.blocks_per_sm, oc.by_threads, oc.by_registers, oc.by_shared,
+            oc.occupancy * 100, oc.limiter.c_str());
         o << buf;
     }
     for (const auto& n : k.notes)
