@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 JOBS=${JOBS:-$(nproc)}
 B=build-fuzz
-TARGETS=${FUZZ_TARGETS:-"expr mapping dump document banks notation"}
+TARGETS=${FUZZ_TARGETS:-"expr mapping dump document banks notation kernel"}
 
 if [ ! -f $B/CMakeCache.txt ]; then cmake --preset fuzz >/dev/null || exit 2; fi
 cmake --build $B -j "$JOBS" >/dev/null || { cmake --build $B -j 1; exit 2; }

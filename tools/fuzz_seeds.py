@@ -11,11 +11,15 @@ import glob, json, os, re, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build-fuzz", "seeds")
-seeds = {t: [] for t in ("expr", "mapping", "dump", "document", "banks", "notation")}
+seeds = {t: [] for t in ("expr", "mapping", "dump", "document", "banks", "notation", "kernel")}
 
 def rd(p):
     with open(p, "rb") as f:
         return f.read()
+
+# The kernel X-ray reads TileLang's generated CUDA: the real kernels of data/.
+for p in sorted(glob.glob(f"{root}/data/kernels*/*/kernel.cu")):
+    seeds["kernel"].append(rd(p))
 
 for g in glob.glob(f"{root}/tests/data/goldens/*.json"):
     d = json.load(open(g))

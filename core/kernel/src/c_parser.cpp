@@ -20,6 +20,18 @@ struct Parser {
     const std::vector<Token>& t;
     const std::string& src;
     std::size_t p = 0;
+    // Nesting of expressions and statements: a hostile file of ten thousand '(' must be an
+    // error, not a stack overflow. TileLang's deepest index expressions nest about 20 deep.
+    int depth = 0;
+    static constexpr int kMaxDepth = 400;
+    struct Nest {
+        Parser& ps;
+        explicit Nest(Parser& p) : ps(p) {
+            if (++ps.depth > kMaxDepth)
+                ps.fail("nested more than " + std::to_string(kMaxDepth) + " deep", ps.peek());
+        }
+        ~Nest() { --ps.depth; }
+    };
 
     const Token& peek(std::size_t k = 0) const { return t[std::min(p + k, t.size() - 1)]; }
     bool is(const char* punct, std::size_t k = 0) const {
@@ -284,6 +296,7 @@ struct Parser {
     }
 
     ExprPtr unary() {
+        Nest nest(*this);
         const Token& x = peek();
         if (x.kind == Token::Punct &&
             (x.text == "-" || x.text == "+" || x.text == "!" || x.text == "~" || x.text == "*" ||
@@ -487,6 +500,7 @@ struct Parser {
     }
 
     StmtPtr statement() {
+        Nest nest(*this);
         const Token& x = peek();
         Stmt s;
         s.line = x.line;
