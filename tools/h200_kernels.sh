@@ -5,8 +5,13 @@
 # launched once by a generated harness (tools/kernel_harness.py), disassembled with inline line
 # information (nvdisasm -gi) and profiled by Nsight Compute: the SourceCounters section's per-SASS
 # table and the kernel's shared-memory totals. Everything raw comes back in one tarball;
-# tools/kernel_measured.py turns it into data/kernels/<name>/measured.json here.
-# Usage on the device machine (repo root): bash tools/h200_kernels.sh [KERNEL_DIR...]
+# tools/kernel_measured.py turns it into measured.json files (run here by the script too: on a GPU
+# box of your own each KERNEL_DIR gets its measured.json, for `tilescope-cli kernel --measured` or
+# the Kernel panel's Import measured).
+# Usage (repo root): bash tools/h200_kernels.sh [KERNEL_DIR...]   (default data/kernels/*/)
+# A KERNEL_DIR holds kernel.cu and meta.json: `tilescope-cli kernel K.py --emit-source DIR/kernel.cu
+# --emit-meta DIR/meta.json` makes them for a kernel of your own. KERNEL_ARCH overrides the target
+# (default: the GPU's compute capability, with the "a" features on 9.0 for wgmma and TMA).
 set -u
 OUT=${OUT:-/tmp/ts-out}
 mkdir -p "$OUT"
@@ -23,13 +28,17 @@ cat "$W/env.txt"
 dirs=("$@")
 [ ${#dirs[@]} -eq 0 ] && dirs=(data/kernels/*/)
 INC="-I$W/inc/src -I$W/inc/3rdparty/cutlass/include"
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '.')
+ARCH=${KERNEL_ARCH:-sm_${cc:-90}}
+[ "$ARCH" = sm_90 ] && ARCH=sm_90a
+echo "arch: $ARCH"
 # Build every kernel in parallel (cubin + harness).
 build_one() {
   d=${1%/}; n=$(basename "$d"); o=$W/$n; mkdir -p "$o"
   cp "$d/kernel.cu" "$d/meta.json" "$o/"
   k=$(python3 -c "import json,sys; print(json.load(open('$d/meta.json'))['kernels'][0]['name'])")
   echo "$k" >"$o/name.txt"
-  nvcc -cubin -O3 -lineinfo -arch=sm_90a -std=c++20 -w $INC "$o/kernel.cu" -o "$o/kernel.cubin" \
+  nvcc -cubin -O3 -lineinfo -arch=$ARCH -std=c++20 -w $INC "$o/kernel.cu" -o "$o/kernel.cubin" \
     >"$o/nvcc.log" 2>&1 || { echo "$n: nvcc failed"; return; }
   python3 tools/kernel_harness.py "$d/meta.json" "$k" >"$o/harness.cu" 2>"$o/harness.err" &&
     nvcc -O2 -o "$o/harness" "$o/harness.cu" -lcuda >>"$o/harness.err" 2>&1 ||
@@ -38,7 +47,7 @@ build_one() {
   echo "$n: built"
 }
 export -f build_one
-export W INC
+export W INC ARCH
 t0=$(date +%s)
 printf '%s\n' "${dirs[@]}" | xargs -P 16 -I{} bash -c 'build_one {}'
 echo "build: $(( $(date +%s) - t0 )) s"
@@ -72,6 +81,12 @@ for d in "${dirs[@]}"; do
   [ -s "$o/source.csv" ] && rm -f "$o/rep.ncu-rep"
 done
 rm -rf "$W/inc" "$W"/*/harness
+# measured.json beside each kernel (and in the tarball).
+python3 tools/kernel_measured.py "$W" || echo "kernel_measured.py failed: the raw files are in the tarball"
+for d in "${dirs[@]}"; do
+  n=$(basename "${d%/}")
+  [ -f "$W/$n/source.csv" ] && python3 tools/kernel_measured.py "$W" --only "$n" --into "$(dirname "${d%/}")" >/dev/null
+done
 grep -E "^(lu|l1|sm)" "$W/query.txt" | grep -E "shared|ldsm|ldgsts|stsm" >"$W/query_shared.txt"
 rm -f "$W/query.txt"
 tar -C "$W" -czf "$OUT/kernels_raw.tar.gz" .

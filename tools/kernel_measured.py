@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Turns what tools/h200_kernels.sh brought back into one measured.json per kernel.
 
-    kernel_measured.py RAW_DIR [--into data/kernels]
+    kernel_measured.py RAW_DIR [--into data/kernels] [--only NAME]
 
 RAW_DIR holds one folder per kernel with kernel.sass (nvdisasm -gi: every SASS instruction's
 source line, through inlined calls) and source.csv (Nsight Compute's SourceCounters table, one
@@ -125,12 +125,13 @@ def totals(folder):
 def main():
     raw = sys.argv[1]
     into = sys.argv[sys.argv.index("--into") + 1] if "--into" in sys.argv else None
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     env = open(os.path.join(raw, "env.txt")).read().splitlines()
     gpu = env[1].split(",")[0] if len(env) > 1 else ""
     tool = next((l for l in env if l.startswith("Version")), "")
     for n in sorted(os.listdir(raw)):
         folder = os.path.join(raw, n)
-        if not os.path.exists(os.path.join(folder, "source.csv")):
+        if not os.path.exists(os.path.join(folder, "source.csv")) or (only and n != only):
             continue
         k = measure(folder)
         doc = {"tool": "ncu " + tool.split()[1] if tool else "ncu", "gpu": gpu,
