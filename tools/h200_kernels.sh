@@ -39,7 +39,7 @@ build_one() {
   k=$(python3 -c "import json,sys; print(json.load(open('$d/meta.json'))['kernels'][0]['name'])")
   echo "$k" >"$o/name.txt"
   nvcc -cubin -O3 -lineinfo -arch=$ARCH -std=c++20 -w $INC "$o/kernel.cu" -o "$o/kernel.cubin" \
-    >"$o/nvcc.log" 2>&1 || { echo "$n: nvcc failed"; return; }
+    >"$o/nvcc.log" 2>&1 || { echo "$n: nvcc failed: $(grep -m1 -E 'error' "$o/nvcc.log")"; return; }
   python3 tools/kernel_harness.py "$d/meta.json" "$k" >"$o/harness.cu" 2>"$o/harness.err" &&
     nvcc -O2 -o "$o/harness" "$o/harness.cu" -lcuda >>"$o/harness.err" 2>&1 ||
     { echo "$n: harness failed"; return; }
@@ -69,10 +69,18 @@ echo "metrics: $list"
 for d in "${dirs[@]}"; do
   n=$(basename "${d%/}"); o=$W/$n
   [ -x "$o/harness" ] || continue
-  timeout 60 "$o/harness" "$o/kernel.cubin" >"$o/run.log" 2>&1; echo "$n: run rc=$?"
+  timeout 60 "$o/harness" "$o/kernel.cubin" >"$o/run.log" 2>&1
+  rc=$?
+  if [ $rc -eq 124 ]; then
+    echo "$n: the kernel did not finish in 60 s: stopped, not profiled"; continue
+  elif [ $rc -ne 0 ]; then
+    echo "$n: the launch failed: $(grep -m1 TILESCOPE_HARNESS "$o/run.log")"; continue
+  fi
+  echo "$n: ran"
   timeout 240 ncu --clock-control none --section SourceCounters -f -o "$o/rep" "$o/harness" \
     "$o/kernel.cubin" >"$o/ncu.log" 2>&1
-  echo "$n: ncu rc=$?"
+  rc=$?
+  [ $rc -eq 124 ] && echo "$n: ncu did not finish in 240 s: stopped" || echo "$n: ncu rc=$rc"
   ncu -i "$o/rep.ncu-rep" --page source --csv --print-source sass >"$o/source.csv" 2>"$o/source.err" ||
     ncu -i "$o/rep.ncu-rep" --page source --csv >"$o/source.csv" 2>>"$o/source.err"
   [ -n "$list" ] && timeout 240 ncu --clock-control none --metrics "$list" --csv "$o/harness" \
