@@ -484,7 +484,13 @@ struct Parser {
             if (x.kind == Token::Punct && (x.text == "(" || x.text == "[" || x.text == "{"))
                 ++depth;
             if (x.kind == Token::Punct && (x.text == ")" || x.text == "]" || x.text == "}")) {
-                if (depth == 0) break; // the enclosing block's end
+                // The enclosing block's end stays for the block; a stray ')' or ']' is part of
+                // this statement (always consume something: the caller loops until '}').
+                if (depth == 0 && (x.text == "}" || p > from)) break;
+                if (depth == 0) {
+                    next();
+                    continue;
+                }
                 --depth;
                 if (depth == 0 && x.text == "}") {
                     next();

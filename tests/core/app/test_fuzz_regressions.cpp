@@ -2,6 +2,7 @@
 // Every reproducer in tests/data/fuzz-regressions/<target>/ goes through the same calls as the
 // fuzz target (fuzz/fuzz_<target>.cpp) and must end in success or a documented error.
 #include "tilescope/banks/access.h"
+#include "tilescope/kernel/kernel_xray.h"
 #include "tilescope/notation/document.h"
 #include "tilescope/notation/interop.h"
 #include "tilescope/notation/mapping.h"
@@ -82,6 +83,13 @@ void runOne(const std::string& target, const fs::path& file) {
         clean(file, [&] {
             if (const std::optional<ts::Mapping> m = ts::parseForeignNotation(in))
                 std::visit([](const auto& v) { (void)v.inputShape(); }, *m);
+        });
+    } else if (target == "kernel") {
+        clean(file, [&] {
+            ts::kernel::XrayOptions opt;
+            opt.max_lanes = 1 << 16;
+            for (const auto& k : ts::kernel::xrayKernels(in, opt))
+                (void)ts::kernel::formatXray(k);
         });
     } else {
         ADD_FAILURE() << "unknown fuzz target directory " << target;
