@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Regenerate the real-kernel corpus under data/kernels/ (or, with --heldout, the held-out set under
 # data/kernels_heldout/): for every <dir>/<name>/kernel.py, lower it with
 # resources/kernel/lower_kernel.py (the real TileLang, CPU only, no GPU needed) and write, beside it,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lower one TileLang kernel for CUDA and describe it, for Tilescope's kernel X-ray.
 
     python lower_kernel.py FILE.py [--function NAME] [--arch sm_80|sm_90|...]
