@@ -519,6 +519,23 @@ struct Walker {
     }
 
     // ---- statements ----
+    // An array's extents and bytes (when every extent is a constant).
+    void sizeArray(const c::Declarator& d, Buffer& b) {
+        std::int64_t count = 1;
+        bool known = true;
+        for (const auto& dim : d.dims) {
+            Value v = dim ? rvalue(*dim) : Value::unknown("empty extent");
+            std::int64_t n = 0;
+            if (v.kind == Value::Int && isConst(v.e, &n)) {
+                b.dims.push_back(n);
+                count *= n;
+            } else {
+                known = false;
+            }
+        }
+        if (known && b.element_bytes) b.bytes = count * b.element_bytes;
+    }
+
     void declare(const c::Declarator& d, int line) {
         if (d.shared) {
             Buffer b;
@@ -537,19 +554,7 @@ struct Walker {
                 return;
             }
             b.scope = "shared";
-            std::int64_t count = 1;
-            bool known = true;
-            for (const auto& dim : d.dims) {
-                Value v = dim ? rvalue(*dim) : Value::unknown("empty extent");
-                std::int64_t n = 0;
-                if (v.kind == Value::Int && isConst(v.e, &n)) {
-                    b.dims.push_back(n);
-                    count *= n;
-                } else {
-                    known = false;
-                }
-            }
-            if (known && b.element_bytes) b.bytes = count * b.element_bytes;
+            sizeArray(d, b);
             b.note = "a static __shared__ array";
             b.align = d.align;
             const int id = addBuffer(b);
@@ -564,19 +569,7 @@ struct Walker {
             b.ctype = d.type;
             b.element_bytes = c::typeBytes(d.type);
             b.line = line;
-            std::int64_t count = 1;
-            bool known = true;
-            for (const auto& dim : d.dims) {
-                Value v = dim ? rvalue(*dim) : Value::unknown("empty extent");
-                std::int64_t n = 0;
-                if (v.kind == Value::Int && isConst(v.e, &n)) {
-                    b.dims.push_back(n);
-                    count *= n;
-                } else {
-                    known = false;
-                }
-            }
-            if (known && b.element_bytes) b.bytes = count * b.element_bytes;
+            sizeArray(d, b);
             if (b.bytes > 0) {
                 liveRegs.back() += int((b.bytes + 3) / 4);
                 int live = 0;
