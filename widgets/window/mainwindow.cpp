@@ -17,10 +17,12 @@
 #include "grid/export_dialog.h"
 #include "grid/export_job.h"
 #include "grid/gridview.h"
+#include "kernel/kernel_panel.h"
 #include "run/run_panel.h"
 #include "trace/sample_logs.h"
 #include "trace/trace_viewer.h"
 #include "window/detailspane.h"
+#include "window/dock_sizing.h"
 #include "window/presenter.h"
 #include "window/window_panels.h"
 
@@ -176,6 +178,7 @@ void MainWindow::createActions() {
                           QKeySequence(QStringLiteral("Ctrl+E")));
     file->addAction(newAct);
     file->addAction(openAct);
+    file->addAction(act(QStringLiteral("Open &Kernel…"), [this] { openKernel(QString()); }));
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     samplesMenu_ = file->addMenu(QStringLiteral("Sa&mples"));
     sampleLogsMenu_ = file->addMenu(QStringLiteral("Sample &Logs"));
@@ -375,6 +378,25 @@ void MainWindow::createDocks() {
                      Qt::RightDockWidgetArea);
     // The inference-trace viewer of compiler logs (hidden until toggled in the panels menu).
     traceViewer_ = qobject_cast<TraceViewer*>(installTraceDock(this, doc_, panelsMenu_)->widget());
+    // The Kernel panel (a feature library of its own): the window gives it a dock and turns its
+    // "open this layout" into a new layout of the project.
+    kernelPanel_ = new KernelPanel(this);
+    auto* kernelDock = new QDockWidget(QStringLiteral("Kernel"), this);
+    kernelDock->setObjectName(QStringLiteral("kernelDock"));
+    kernelDock->setWidget(kernelPanel_);
+    addDockWidget(Qt::BottomDockWidgetArea, kernelDock);
+    kernelDock->hide();
+    growWhenShown(this, kernelDock, 0.7, 760); // tables beside the source and a grid
+    panelsMenu_->addAction(kernelDock->toggleViewAction());
+    connect(kernelPanel_, &KernelPanel::openLayoutRequested, this,
+            [this](const QString& name, const QString& text) {
+                ts::DocLayout l;
+                l.name = name.toStdString();
+                l.text = text.toStdString();
+                doc_->addLayout(l);
+                statusBar()->showMessage(
+                    QStringLiteral("Opened the layout TileLang inferred for %1").arg(name), 4000);
+            });
     splitDockWidget(layouts, ed, Qt::Vertical);
     resizeDocks({layouts, ed}, {180, 420}, Qt::Vertical);
     resizeDocks({layouts, det}, {400, 250}, Qt::Horizontal);
@@ -386,6 +408,17 @@ void MainWindow::openTraceLog(const QString& path, bool follow) {
         dock->raise();
     }
     traceViewer_->openLog(path, follow);
+}
+
+void MainWindow::openKernel(const QString& path) {
+    if (auto* dock = qobject_cast<QDockWidget*>(kernelPanel_->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+    if (path.isEmpty())
+        kernelPanel_->openKernelDialog();
+    else
+        kernelPanel_->openKernel(path);
 }
 
 void MainWindow::connectDocument() {
@@ -623,6 +656,7 @@ void MainWindow::newDocument() {
     if (!maybeSave()) return;
     doc_->newDocument();
     recovery_->clear();
+    kernelPanel_->clear(); // a new start: no kernel of the last session stays on screen
 }
 
 void MainWindow::open() {

@@ -32,6 +32,7 @@ class RecoveryManager;
 class Presenter;
 class ResultState;
 class TraceViewer;
+class KernelPanel;
 struct RecoveryEntry;
 
 class MainWindow : public QMainWindow {
@@ -75,6 +76,10 @@ public:
     // `follow`), as Help ▸ Sample Logs, `tilescope --trace` and the Python bridge's trace() do.
     TraceViewer* traceViewer() const { return traceViewer_; }
     void openTraceLog(const QString& path, bool follow);
+    // The Kernel panel (File > Open Kernel…): shown, and the kernel at `path` opened in it (an
+    // empty path asks for one with the file dialog).
+    KernelPanel* kernelPanel() const { return kernelPanel_; }
+    void openKernel(const QString& path);
 
     static QString samplesDirectory();
     // A sample's menu title: its project "title", else its file name made readable.
@@ -157,6 +162,7 @@ private:
     QMenu *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
     QMenu *sampleLogsMenu_, *helpSampleLogsMenu_;
     TraceViewer* traceViewer_ = nullptr;
+    KernelPanel* kernelPanel_ = nullptr;
     QAction *undoAct_, *redoAct_, *legendAct_;
     QAction *undoTbAct_ = nullptr, *redoTbAct_ = nullptr; // toolbar: short labels, full tooltips
     std::shared_ptr<const ts::Mapping> mapping_;
