@@ -58,11 +58,6 @@ bool metaDescribes(const nlohmann::json& meta, const QString& fileName) {
 
 // ---------------------------------------------------------------- LoweringStopper
 
-LoweringStopper::LoweringStopper() {
-    char tmpl[] = "/tmp/tilescope-kernel-XXXXXX";
-    if (const char* d = ::mkdtemp(tmpl)) dir_ = d;
-}
-
 LoweringStopper::~LoweringStopper() {
     if (dir_.empty()) return;
     std::error_code ec;
@@ -70,6 +65,11 @@ LoweringStopper::~LoweringStopper() {
 }
 
 std::string LoweringStopper::wrap(const std::string& python) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (dir_.empty()) {
+        char tmpl[] = "/tmp/tilescope-kernel-XXXXXX";
+        if (const char* d = ::mkdtemp(tmpl)) dir_ = d;
+    }
     if (dir_.empty()) return python;
     auto quoted = [](const std::string& s) {
         std::string o = "'";
@@ -87,11 +87,18 @@ std::string LoweringStopper::wrap(const std::string& python) {
       << "exec " << quoted(python) << " \"$@\"\n";
     f.close();
     if (!f || ::chmod(script.c_str(), 0700) != 0) return python;
+    // A stop() that came before the directory existed left only its flag: the wrapper must not
+    // start the child either.
+    if (stopped_.load()) std::ofstream(dir_ + "/stop") << "1\n";
     return script;
 }
 
 void LoweringStopper::stop() {
-    if (stopped_.exchange(true) || dir_.empty()) return;
+    if (stopped_.exchange(true)) return;
+    // Before the wrapper is made, the flag alone stops the lowering: loadKernel looks at it
+    // before it starts the child.
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (dir_.empty()) return;
     { std::ofstream(dir_ + "/stop") << "1\n"; }
     std::ifstream p(dir_ + "/pid");
     long pid = 0;

@@ -19,6 +19,7 @@
 #include <QStringList>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,17 +32,19 @@ namespace tsw {
 // real one, and does not start when Cancel came first. stop() may be called from any thread.
 class LoweringStopper {
 public:
-    LoweringStopper();
+    LoweringStopper() = default;
     ~LoweringStopper(); // removes the directory
     LoweringStopper(const LoweringStopper&) = delete;
     LoweringStopper& operator=(const LoweringStopper&) = delete;
-    // The wrapper around `python`; `python` itself when the directory could not be made (Cancel
-    // then drops the result and the child runs until it ends or times out).
+    // The wrapper around `python` (its directory made now: only a lowering needs one); `python`
+    // itself when the directory could not be made (Cancel then drops the result and the child
+    // runs until it ends or times out).
     std::string wrap(const std::string& python);
     void stop();
     bool stopped() const { return stopped_.load(); }
 
 private:
+    std::mutex mutex_; // dir_: made by wrap() on the worker, read by stop() on the UI thread
     std::string dir_;
     std::atomic<bool> stopped_{false};
 };
