@@ -56,60 +56,6 @@ bool metaDescribes(const nlohmann::json& meta, const QString& fileName) {
 
 } // namespace
 
-// ---------------------------------------------------------------- LoweringStopper
-
-LoweringStopper::~LoweringStopper() {
-    if (dir_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-}
-
-std::string LoweringStopper::wrap(const std::string& python) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (dir_.empty()) {
-        char tmpl[] = "/tmp/tilescope-kernel-XXXXXX";
-        if (const char* d = ::mkdtemp(tmpl)) dir_ = d;
-    }
-    if (dir_.empty()) return python;
-    auto quoted = [](const std::string& s) {
-        std::string o = "'";
-        for (char c : s)
-            o += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        return o + "'";
-    };
-    // The pid is written before the stop file is looked at, and stop() makes the stop file
-    // before it reads the pid: either stop() finds the pid, or the wrapper finds the file.
-    const std::string script = dir_ + "/python";
-    std::ofstream f(script);
-    f << "#!/bin/sh\n"
-      << "echo $$ > " << quoted(dir_ + "/pid") << "\n"
-      << "[ -e " << quoted(dir_ + "/stop") << " ] && exit 125\n"
-      << "exec " << quoted(python) << " \"$@\"\n";
-    f.close();
-    if (!f || ::chmod(script.c_str(), 0700) != 0) return python;
-    // A stop() that came before the directory existed left only its flag: the wrapper must not
-    // start the child either.
-    if (stopped_.load()) std::ofstream(dir_ + "/stop") << "1\n";
-    return script;
-}
-
-void LoweringStopper::stop() {
-    if (stopped_.exchange(true)) return;
-    // Before the wrapper is made, the flag alone stops the lowering: loadKernel looks at it
-    // before it starts the child.
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (dir_.empty()) return;
-    { std::ofstream(dir_ + "/stop") << "1\n"; }
-    std::ifstream p(dir_ + "/pid");
-    long pid = 0;
-    // runProcess puts the child in a process group of its own (its pid), and exec keeps the pid:
-    // the whole group goes, TileLang's own children with it.
-    if (p >> pid && pid > 1) {
-        ::kill(pid_t(-pid), SIGKILL);
-        ::kill(pid_t(pid), SIGKILL);
-    }
-}
-
 // ---------------------------------------------------------------- loading a kernel
 
 QString siblingMeta(const QString& path) {
@@ -172,16 +118,15 @@ KernelLoad loadKernel(const KernelRequest& r, const CancelToken& token, Lowering
             }
             out.python = q(python);
             if (token.cancelled() || (stopper && stopper->stopped())) return out;
-            const std::string run = stopper ? stopper->wrap(python) : python;
             QElapsedTimer t;
             t.start();
             ts::kernel::LoweredKernel low;
             try {
-                low = ts::kernel::lowerTileLangFile(run, file, function, arch.toStdString(),
-                                                    r.lowerTimeoutS);
-            } catch (const std::exception&) {
-                if (stopper && stopper->stopped()) return out; // cancelled: no message
-                throw;
+                low = ts::kernel::lowerTileLangFile(python, file, function, arch.toStdString(),
+                                                    r.lowerTimeoutS,
+                                                    stopper ? stopper->flag() : nullptr);
+            } catch (const ts::kernel::LoweringCancelled&) {
+                return out; // cancelled: no message
             }
             out.lowered = true;
             out.lowerSeconds = low.seconds > 0 ? low.seconds : t.elapsed() / 1000.0;

@@ -26,26 +26,16 @@
 
 namespace tsw {
 
-// Lets Cancel stop the TileLang child a lowering runs. lowerTileLangFile runs the child in a
-// process group of its own and offers no way in until its timeout; the Python it is given is a
-// small wrapper that writes its pid (the group's id) to a private directory before it execs the
-// real one, and does not start when Cancel came first. stop() may be called from any thread.
+// Lets Cancel stop the TileLang child a lowering runs (stop() may be called from any thread).
 class LoweringStopper {
 public:
-    LoweringStopper() = default;
-    ~LoweringStopper(); // removes the directory
-    LoweringStopper(const LoweringStopper&) = delete;
-    LoweringStopper& operator=(const LoweringStopper&) = delete;
-    // The wrapper around `python` (its directory made now: only a lowering needs one); `python`
-    // itself when the directory could not be made (Cancel then drops the result and the child
-    // runs until it ends or times out).
-    std::string wrap(const std::string& python);
-    void stop();
+    // Cancel: a lowering not started yet does not start, a running one's child is killed (the
+    // core polls the flag, ts::runProcess).
+    void stop() { stopped_.store(true); }
     bool stopped() const { return stopped_.load(); }
+    const std::atomic<bool>* flag() const { return &stopped_; }
 
 private:
-    std::mutex mutex_; // dir_: made by wrap() on the worker, read by stop() on the UI thread
-    std::string dir_;
     std::atomic<bool> stopped_{false};
 };
 

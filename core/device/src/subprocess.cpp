@@ -36,7 +36,8 @@ std::string findOnPath(const std::string& name) {
 }
 
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& input,
-                         double timeout_s, const std::vector<std::string>& extra_env) {
+                         double timeout_s, const std::vector<std::string>& extra_env,
+                         const std::atomic<bool>* cancel) {
     ProcessResult r;
     if (argv.empty()) {
         r.error = "empty command";
@@ -66,6 +67,13 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
         args.push_back(a.data());
     args.push_back(nullptr);
 
+    if (cancel && cancel->load()) {
+        r.cancelled = true;
+        r.error = "cancelled";
+        for (int fd : {in_p[0], in_p[1], out_p[0], out_p[1], err_p[0], err_p[1]})
+            close(fd);
+        return r;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         r.error = std::string("fork: ") + std::strerror(errno);
@@ -129,6 +137,12 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
                 in_p[1] = -1;
             }
         }
+        if (cancel && cancel->load()) {
+            r.cancelled = true;
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            break;
+        }
         if (timeout_s > 0) {
             double el =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -151,6 +165,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
     else if (WIFSIGNALED(status))
         r.exit_code = 128 + WTERMSIG(status);
     if (r.timed_out) r.error = "timed out after " + std::to_string(timeout_s) + " s";
+    if (r.cancelled) r.error = "cancelled";
     return r;
 }
 

@@ -86,7 +86,7 @@ LoweredKernel parseLowering(const std::string& output) {
 
 LoweredKernel lowerTileLangFile(const std::string& python, const std::string& pyFile,
                                 const std::string& function, const std::string& arch,
-                                double timeout_s) {
+                                double timeout_s, const std::atomic<bool>* cancel) {
     namespace fs = std::filesystem;
     if (!fs::is_regular_file(pyFile)) throw InputError(pyFile + ": no such file");
     char tmpl[] = "/tmp/tilescope-lower-XXXXXX";
@@ -102,9 +102,10 @@ LoweredKernel lowerTileLangFile(const std::string& python, const std::string& py
         argv.push_back("--function");
         argv.push_back(function);
     }
-    ProcessResult pr = runProcess(argv, {}, timeout_s);
+    ProcessResult pr = runProcess(argv, {}, timeout_s, {}, cancel);
     std::error_code ec;
     fs::remove_all(dir, ec);
+    if (pr.cancelled) throw LoweringCancelled();
     if (!pr.started) throw InputError("cannot run " + python + ": " + pr.error);
     if (pr.timed_out)
         throw InputError("lowering " + pyFile + " did not finish in " +

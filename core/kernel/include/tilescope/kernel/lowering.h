@@ -6,7 +6,9 @@
 
 #include "tilescope/kernel/kernel_xray.h"
 
+#include <atomic>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,10 +39,14 @@ LoweredKernel parseLowering(const std::string& output);
 std::vector<KernelLaunch> launchesFromMeta(const nlohmann::json& meta);
 
 // Runs the script with `python` on `pyFile` (function may be empty; arch e.g. "sm_80").
-// Throws InputError with what failed (the script's message, a timeout, no output).
+// Throws InputError with what failed (the script's message, a timeout, no output), and
+// LoweringCancelled when `cancel` became true (the child is killed).
+struct LoweringCancelled : std::runtime_error {
+    LoweringCancelled() : std::runtime_error("lowering cancelled") {}
+};
 LoweredKernel lowerTileLangFile(const std::string& python, const std::string& pyFile,
                                 const std::string& function, const std::string& arch,
-                                double timeout_s = 600);
+                                double timeout_s = 600, const std::atomic<bool>* cancel = nullptr);
 
 // X-ray options for one kernel of a lowering (its block and dynamic shared memory).
 XrayOptions optionsFor(const KernelLaunch& launch);
