@@ -230,7 +230,12 @@ int AccessModel::columnCount(const QModelIndex& parent) const {
 
 QString AccessModel::statusText(const ts::kernel::Site& s, const ts::kernel::SiteCost& c) {
     if (!s.not_analysed.empty()) return QStringLiteral("not analysed: ") + q(s.not_analysed);
-    QString t = c.excess > 0 ? QStringLiteral("bank conflicts") : QStringLiteral("no conflict");
+    // A cp.async's excess may come from the global lines its phases read, not from the banks:
+    // only the bank model's own excess is called a bank conflict.
+    const std::int64_t bankExcess = c.bank_wavefronts - c.ideal;
+    QString t = bankExcess > 0 ? QStringLiteral("bank conflicts")
+                : c.excess > 0 ? QStringLiteral("global lines (no bank conflict)")
+                               : QStringLiteral("no conflict");
     if (s.forwardable) t += QStringLiteral(" · may stay in registers");
     if (!s.note.empty()) t += QStringLiteral(" · ") + q(s.note);
     return t;

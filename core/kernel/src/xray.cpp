@@ -206,7 +206,8 @@ void costSite(KernelXray& k, std::size_t si, const XrayOptions& opt) {
             return;
         }
         c.per_instance.assign(std::size_t(instances), -1);
-        std::unordered_map<std::string, std::pair<int, int>> cache; // relative lanes -> (wf, ideal)
+        // relative lanes -> (wavefronts, ideal, the bank model's own wavefronts)
+        std::unordered_map<std::string, std::array<int, 3>> cache;
         std::vector<std::int64_t> addr, global;
         std::vector<char> active;
         const std::int64_t chunk = 2048;
@@ -256,9 +257,10 @@ void costSite(KernelXray& k, std::size_t si, const XrayOptions& opt) {
                     const InstructionCost ic = analyzeInstruction(makeInstruction(s, a, on));
                     int wf = ic.wavefronts;
                     if (lines) wf = cpAsyncWavefronts(ic, global.data() + i * 32, on);
-                    it = cache.emplace(key, std::make_pair(wf, ic.ideal)).first;
+                    it = cache.emplace(key, std::array<int, 3>{wf, ic.ideal, ic.wavefronts}).first;
                 }
-                const auto [wf, ideal] = it->second;
+                const auto [wf, ideal, bankWf] = it->second;
+                c.bank_wavefronts += std::int64_t(bankWf) * c.repeat;
                 c.per_instance[std::size_t(f + i)] = wf;
                 c.instructions += c.repeat;
                 c.wavefronts += std::int64_t(wf) * c.repeat;

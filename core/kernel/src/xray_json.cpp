@@ -64,6 +64,7 @@ void toJson(nlohmann::json& j, const KernelXray& k) {
             x["wavefronts"] = c.wavefronts;
             x["ideal"] = c.ideal;
             x["excess"] = c.excess;
+            x["bank_excess"] = c.bank_wavefronts - c.ideal;
             x["wavefronts_per_instruction"] = {{"min", c.min_wavefronts},
                                                {"max", c.max_wavefronts}};
             json used = json::array();
@@ -157,7 +158,10 @@ std::string formatXray(const KernelXray& k) {
         std::snprintf(buf, sizeof buf, "  %5d  %-22s %-12s %8lld %10lld %8lld %8lld  %d-%d%s\n",
                       s.line, s.opName().c_str(), bname.c_str(), (long long)c.instructions,
                       (long long)c.wavefronts, (long long)c.ideal, (long long)c.excess,
-                      c.min_wavefronts, c.max_wavefronts, s.note.empty() ? "" : "  (*)");
+                      c.min_wavefronts, c.max_wavefronts,
+                      c.excess > c.bank_wavefronts - c.ideal ? "  global lines"
+                      : s.note.empty()                       ? ""
+                                                             : "  (*)");
         o << buf;
     }
     std::snprintf(buf, sizeof buf, "  %5s  %-22s %-12s %8lld %10lld %8lld %8lld\n", "total", "", "",
@@ -166,6 +170,14 @@ std::string formatXray(const KernelXray& k) {
     o << buf;
     if (k.sites_not_analysed)
         o << "  " << k.sites_not_analysed << " access(es) not analysed (no numbers given)\n";
+    for (std::size_t i = 0; i < k.sites.size(); ++i)
+        if (k.sites[i].not_analysed.empty() &&
+            k.costs[i].excess > k.costs[i].bank_wavefronts - k.costs[i].ideal) {
+            o << "  global lines: a cp.async phase that reads several 128-byte global lines costs "
+                 "a "
+                 "wavefront for each (measured on the H200), beyond what its banks cost\n";
+            break;
+        }
     for (const auto& s : k.sites)
         if (!s.note.empty() && s.not_analysed.empty()) {
             o << "  (*) line " << s.line << ": " << s.note << "\n";

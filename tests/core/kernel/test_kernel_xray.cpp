@@ -271,3 +271,26 @@ TEST(KernelXray, InstanceAccessColoursTheInferredTile) {
             cells.insert(c);
     EXPECT_EQ(cells.size(), 32u * 8u); // 4 matrices of 8x8 halves
 }
+
+// The classic GEMM's A tile: conflict-free banks, but each 8-lane phase of its cp.async reads two
+// 64-byte global rows (measured on the H200: 8 wavefronts, ideal 4). The excess is the global
+// side's, and the cost says so (bank_wavefronts = ideal).
+TEST(KernelXray, CpAsyncExcessFromGlobalLinesIsNotABankConflict) {
+    const std::string dir =
+        std::string(TILESCOPE_SOURCE_DIR) + "/data/kernels/gemm_fp16_128x128x32_s3/";
+    const auto meta = nlohmann::json::parse(readFile(dir + "meta.json"));
+    const auto k =
+        xrayKernels(readFile(dir + "kernel.cu"), optionsFor(launchesFromMeta(meta).at(0))).at(0);
+    int checked = 0;
+    for (std::size_t i = 0; i < k.sites.size(); ++i) {
+        const Site& s = k.sites[i];
+        if (s.kind != AccessKind::CpAsync) continue;
+        const SiteCost& c = k.costs[i];
+        EXPECT_EQ(c.bank_wavefronts, c.ideal) << "line " << s.line;
+        const bool aTile = k.buffers[std::size_t(s.buffer)].name == "A_shared";
+        EXPECT_EQ(c.max_wavefronts, aTile ? 8 : 4) << "line " << s.line;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 6);
+    EXPECT_NE(formatXray(k).find("global lines"), std::string::npos);
+}

@@ -99,6 +99,9 @@ struct Site {
 
 struct SiteCost {
     std::int64_t instructions = 0, wavefronts = 0, ideal = 0, excess = 0;
+    // What the banks alone cost: less than `wavefronts` for a cp.async whose phases read several
+    // global lines (then the excess is not a bank conflict, and is not called one).
+    std::int64_t bank_wavefronts = 0;
     int min_wavefronts = 0, max_wavefronts = 0;
     // The loops whose variables the access uses, each instance's wavefronts (-1: no lane
     // active, not issued): [instance = iteration over `used_loops` (row-major) * warps + warp].
