@@ -62,8 +62,7 @@ int kernel(const KernelArgs& a) {
         std::string why;
         std::string python = a.python;
         if (python.empty()) {
-            const fs::path here = fs::absolute(a.file).parent_path();
-            python = ts::findTileLangPython({here.string(), fs::current_path().string()}, &why);
+            python = ts::findTileLangPython(ts::tileLangSearchDirs(a.file), &why);
         }
         if (python.empty())
             throw ts::InputError(a.file + ": a TileLang Python file is lowered by TileLang, and " +
@@ -193,8 +192,9 @@ const cli::Register reg{{"kernel",
                                             "on a GPU (tools/h200_kernels.sh): compare line by "
                                             "line; exit 3 when a line differs");
                              sub.add_option("--python", a->python,
-                                            "the Python that imports "
-                                            "tilelang (default: $TILESCOPE_PYTHON, ./.venv)");
+                                            "the Python that imports tilelang (default: "
+                                            "$TILESCOPE_PYTHON, a .venv beside the file or above "
+                                            "it, ./.venv, python3)");
                              sub.add_option("--emit-source", a->emitSource,
                                             "write a .py's generated CUDA to this file");
                              sub.add_option("--emit-meta", a->emitMeta,

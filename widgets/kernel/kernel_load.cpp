@@ -108,8 +108,7 @@ KernelLoad loadKernel(const KernelRequest& r, const CancelToken& token, Lowering
             std::string python = r.python.toStdString();
             if (python.empty()) {
                 std::string why;
-                python = ts::findTileLangPython(
-                    {fi.absolutePath().toStdString(), QDir::currentPath().toStdString()}, &why);
+                python = ts::findTileLangPython(ts::tileLangSearchDirs(file), &why);
                 if (python.empty())
                     throw ts::InputError(
                         file + ": a TileLang Python file is lowered by TileLang, and " + why +

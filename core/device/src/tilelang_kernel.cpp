@@ -8,6 +8,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -191,6 +192,18 @@ std::string findTileLangPython(const std::vector<std::string>& searchDirs, std::
         *why = candidates.empty() ? "no python3 found (set TILESCOPE_PYTHON)"
                                   : "tilelang is not importable (" + tried + ")";
     return {};
+}
+
+std::vector<std::string> tileLangSearchDirs(const std::string& file) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> dirs;
+    std::error_code ec;
+    for (fs::path d = fs::absolute(file, ec).parent_path(); !d.empty(); d = d.parent_path()) {
+        dirs.push_back(d.string());
+        if (d == d.root_path()) break;
+    }
+    dirs.push_back(fs::current_path(ec).string());
+    return dirs;
 }
 
 } // namespace ts

@@ -52,4 +52,8 @@ TileLangRunReport parseTileLangOutput(const std::string& log);
 std::string findTileLangPython(const std::vector<std::string>& searchDirs, std::string* why,
                                double timeout_s = 60);
 
+// Where a TileLang file's Python is looked for: the file's folder and every folder above it (a
+// project's .venv at its root), then the working directory.
+std::vector<std::string> tileLangSearchDirs(const std::string& file);
+
 } // namespace ts
