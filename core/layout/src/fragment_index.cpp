@@ -4,6 +4,7 @@
 #include "iter_map.h"
 #include "layout_eval.h"
 #include "tilescope/lang/simplify.h"
+#include "tilescope/lang/tvm_simplify.h"
 #include "tilescope/layout/layout.h"
 #include "tilescope/support/errors.h"
 
@@ -60,15 +61,61 @@ bool sameThreads(const Shape& shape, const Expr& a, const Expr& b, std::int64_t 
     return true;
 }
 
+[[noreturn]] void notReproduced(const std::string& what) {
+    throw InputError("index inference: " + what +
+                     " in the thread map is beyond what Tilescope reproduces of TileLang's "
+                     "inference; give forward_index_fn explicitly");
+}
+
+// A select whose condition the port left undecided keeps both branches; TVM would replace it
+// by one branch if it decided the condition (its comparison rules, or Z3 inside some of them),
+// and then that branch's pieces would be used. TVM can only decide what is true: a condition
+// that takes both values where it is evaluated is undecided in TVM too. One that takes a single
+// value everywhere (under the enclosing branches' conditions) might be decided by TVM, so the
+// index is not certain and Tilescope says so.
+void checkUndecided(const Shape& shape, std::int64_t replicate,
+                    const std::vector<TvmUndecided>& undecided) {
+    for (const TvmUndecided& u : undecided) {
+        std::vector<Expr> exprs{u.condition};
+        exprs.insert(exprs.end(), u.context.begin(), u.context.end());
+        bool seenTrue = false, seenFalse = false;
+        try {
+            for (std::int64_t r = 0; r < replicate && !(seenTrue && seenFalse); ++r)
+                detail::forEachBatch(shape, exprs, r,
+                                     [&](std::int64_t, std::size_t n, const auto& outs) {
+                                         for (std::size_t p = 0; p < n; ++p) {
+                                             bool inside = true;
+                                             for (std::size_t k = 1; k < outs.size(); ++k)
+                                                 inside = inside && outs[k][p] != 0;
+                                             if (!inside) continue;
+                                             (outs[0][p] != 0 ? seenTrue : seenFalse) = true;
+                                         }
+                                     });
+        } catch (const EvalError&) {
+            continue; // the map itself fails there, which its evaluation reports
+        }
+        if (seenTrue != seenFalse)
+            notReproduced("the condition `" + printExpr(u.condition) + "`, which is " +
+                          (seenTrue ? "true" : "false") +
+                          " wherever it is evaluated but which Tilescope's port of TVM's "
+                          "simplifier does not decide,");
+    }
+}
+
 } // namespace
 
 Expr inferFragmentIndex(const Shape& shape, const Expr& thread, std::int64_t replicate) {
-    // TileLang infers from the thread map as its constructor simplified it.
+    // TileLang infers from the thread map as its constructor simplified it: TVM's
+    // Analyzer::Simplify with every input variable bound to its extent and _rep to the
+    // replicate count (FragmentNode::FragmentNode), reproduced rule by rule.
     std::map<std::string, std::int64_t> ext;
     for (std::size_t d = 0; d < shape.size(); ++d)
         ext[placeholderName(d)] = shape[d];
     ext[kRepVar] = replicate;
-    return detail::inferIndexLikeTileLang(simplify(thread, ext), shape);
+    TvmSimplified s = tvmSimplify(thread, ext);
+    if (!s.unsure.empty()) notReproduced(s.unsure);
+    checkUndecided(shape, replicate, s.undecided);
+    return detail::inferIndexLikeTileLang(s.expr, shape);
 }
 
 Fragment Fragment::condenseRepVar() const {

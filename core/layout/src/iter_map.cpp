@@ -4,13 +4,15 @@
 // TileLang utils.cc: IterMarkSplitCollector, get_unused_iters, DivideUnusedIterators,
 // MakeFlattenedExpression). Names follow TVM's so the two can be read side by side.
 //
-// All extents here are constants (fragment shapes are), so every TVM "CanProve" over them is an
-// exact integer test. Where TVM would reason about a symbolic quantity (a scale multiplied by a
-// non-constant expression, a non-constant divisor, a negative scale under `//`), this port throws
-// an InputError that names the construct instead of guessing.
+// All extents here are constants (fragment shapes are), so a TVM "CanProve" over extents is an
+// exact integer test; one over an opaque base goes through TVM's simplifier (tvmSimplify) and,
+// where TVM falls back to Z3, is refused when the answer would matter (see divisible()). Where
+// TVM would reason about a symbolic quantity (a scale multiplied by a non-constant expression, a
+// non-constant divisor, a negative scale under `//`), this port throws an InputError that names
+// the construct instead of guessing.
 #include "iter_map.h"
 
-#include "tilescope/lang/simplify.h"
+#include "tilescope/lang/tvm_simplify.h"
 #include "tilescope/support/errors.h"
 
 #include <algorithm>
@@ -53,10 +55,17 @@ struct Val {
     Expr plain;
     Split split;
     Sum sum;
+    // Depends on a divisibility TVM leaves to Z3 (see Rewriter::divisible): were TVM to decide
+    // it the other way, this value would differ.
+    bool unsure = false;
     static Val ofPlain(Expr e) { return Val{Plain, std::move(e), {}, {}}; }
     static Val ofSplit(Split s) { return Val{SplitK, nullptr, std::move(s), {}}; }
     static Val ofSum(Sum s) { return Val{SumK, nullptr, {}, std::move(s)}; }
     bool isIter() const { return kind != Plain; }
+    Val tainted(bool u) && {
+        unsure = unsure || u;
+        return std::move(*this);
+    }
 };
 
 [[noreturn]] void unsupported(const std::string& what) {
@@ -96,7 +105,11 @@ public:
 
     // NormalizeToIterSum: rewrite, combine splits of one source, order by scale.
     Sum normalize(const Expr& e) {
-        Sum s = toSum(visit(e));
+        Val top = visit(e);
+        // An undecidable divisibility that reaches the result (not one inside an operand of a
+        // node TVM keeps opaque whatever it decides) makes the index uncertain.
+        if (top.unsure) unsupported(unsure_);
+        Sum s = toSum(top);
         if (s.args.empty()) return s;
         if (auto c = combineSameSource(s)) s = *c;
         std::stable_sort(s.args.begin(), s.args.end(), [](const Split& x, const Split& y) {
@@ -116,6 +129,8 @@ private:
         MarkPtr mark;
     };
     std::vector<Fused> fuseCache_;
+    bool pendingUnsure_ = false;
+    std::string unsure_;
 
     static Sum toSum(const Val& v) {
         if (v.kind == Val::SumK) return v.sum;
@@ -130,18 +145,33 @@ private:
         return m;
     }
 
-    // analyzer->CanProveEqual(floormod(x, c), 0), for the bases this rewriter carries.
+    // CanProveDivisible(x, c) for the bases this rewriter carries: CanProveEqual(x, c) or
+    // CanProve(x % c == 0). Where TVM's rules do not settle it, TileLang's TVM asks Z3 under a
+    // resource limit (a base such as `(i % 3) << 2` or `j * j // 2` is divisible by 2 only by its
+    // values, and Z3 proves the first but, after other queries, not always the second): a false
+    // fact is never proved, a true one is refused by name (tvmCanProve says which).
     bool divisible(const Expr& x, std::int64_t c) {
         if (c == 0) return false;
         std::int64_t v;
         if (isConst(x, &v)) return v % c == 0;
-        return isConst(simplify(floormod(x, c), extentMap()), &v) && v == 0;
+        std::string unsureEqual, unsureMod;
+        const auto ext = extentMap();
+        if (tvmCanProve(binary(Op::Eq, binary(Op::Sub, x, constant(c)), constant(0)), ext,
+                        &unsureEqual) ||
+            tvmCanProve(binary(Op::Eq, binary(Op::FloorMod, x, constant(c)), constant(0)), ext,
+                        &unsureMod))
+            return true;
+        if (!unsureEqual.empty() || !unsureMod.empty()) {
+            pendingUnsure_ = true;
+            unsure_ = !unsureEqual.empty() ? unsureEqual : unsureMod;
+        }
+        return false;
     }
     bool isZero(const Expr& x) {
         std::int64_t v;
         return isConst(x, &v) && v == 0;
     }
-    Expr simplified(const Expr& x) { return simplify(x, extentMap()); }
+    Expr simplified(const Expr& x) { return tvmSimplify(x, extentMap()).expr; }
 
     Val visit(const Expr& e) {
         std::int64_t c;
@@ -156,32 +186,30 @@ private:
             return Val::ofSplit(Split{m, 1, m->extent, 1});
         }
         case Op::Add:
-        case Op::Sub:
-            return addSub(e, visit(e->a), visit(e->b), e->op == Op::Add ? 1 : -1);
-        case Op::Neg:
-            return mul(e, visit(e->a), Val::ofPlain(constant(-1)));
-        case Op::Mul:
-            return mul(e, visit(e->a), visit(e->b));
+        case Op::Sub: {
+            Val a = visit(e->a), b = visit(e->b);
+            const bool u = a.unsure || b.unsure;
+            return addSub(e, a, b, e->op == Op::Add ? 1 : -1).tainted(u);
+        }
+        case Op::Neg: {
+            Val a = visit(e->a);
+            const bool u = a.unsure;
+            return mul(e, std::move(a), Val::ofPlain(constant(-1))).tainted(u);
+        }
+        case Op::Mul: {
+            Val a = visit(e->a), b = visit(e->b);
+            const bool u = a.unsure || b.unsure;
+            return mul(e, std::move(a), std::move(b)).tainted(u);
+        }
         case Op::FloorDiv:
         case Op::FloorMod: {
             Val a = visit(e->a), b = visit(e->b);
-            const bool div = e->op == Op::FloorDiv;
-            if (!a.isIter() && !b.isIter()) return Val::ofPlain(e);
-            if (b.isIter()) return Val::ofPlain(e); // dividing by an iterator: unresolved
-            if (!isConst(b.plain, &c)) unsupported("a '//' or '%' by a non-constant");
-            if (c == 0) throw InputError("index inference: division by zero in the thread map");
-            if (c == 1) return div ? a : Val::ofPlain(constant(0));
-            if (c < 0) unsupported("a '//' or '%' by a negative constant");
-            // A variable subtracted under `//` or `%`: TVM's simplifier reduces some negative
-            // coefficients modulo the divisor depending on how the sum was written, and its
-            // rewriter then builds splits of negative extent; neither is reproduced here.
-            if (negativeScale(a))
-                unsupported("a variable subtracted (a negative scale) under '//' or '%'");
-            std::optional<Sum> pre = preprocessDividend(a);
-            if (!pre) return Val::ofPlain(e);
-            std::optional<Val> r = div ? splitFloorDivConst(pre->args[0], pre->base, c)
-                                       : splitFloorModConst(pre->args[0], pre->base, c);
-            return r ? *r : Val::ofPlain(e);
+            const bool saved = pendingUnsure_;
+            pendingUnsure_ = a.unsure || b.unsure;
+            Val r = divMod(e, std::move(a), std::move(b));
+            const bool u = pendingUnsure_;
+            pendingUnsure_ = saved;
+            return std::move(r).tainted(u);
         }
         default:
             // TVM's default mutator still rewrites the operands (fusions they form are cached
@@ -190,6 +218,28 @@ private:
                 if (*operand) visit(*operand);
             return Val::ofPlain(e);
         }
+    }
+
+    // The `//` and `%` of the visitor, by a constant, as IterMapRewriter does them.
+    Val divMod(const Expr& e, Val a, Val b) {
+        std::int64_t c;
+        const bool div = e->op == Op::FloorDiv;
+        if (!a.isIter() && !b.isIter()) return Val::ofPlain(e);
+        if (b.isIter()) return Val::ofPlain(e); // dividing by an iterator: unresolved
+        if (!isConst(b.plain, &c)) unsupported("a '//' or '%' by a non-constant");
+        if (c == 0) throw InputError("index inference: division by zero in the thread map");
+        if (c == 1) return div ? a : Val::ofPlain(constant(0));
+        if (c < 0) unsupported("a '//' or '%' by a negative constant");
+        // A variable subtracted under `//` or `%`: TVM's rewriter then builds splits of
+        // negative scale and extent (TileLang prints indices such as `_i // -21 * 3`), which
+        // this port does not reproduce.
+        if (negativeScale(a))
+            unsupported("a variable subtracted (a negative scale) under '//' or '%'");
+        std::optional<Sum> pre = preprocessDividend(a);
+        if (!pre) return Val::ofPlain(e);
+        std::optional<Val> r = div ? splitFloorDivConst(pre->args[0], pre->base, c)
+                                   : splitFloorModConst(pre->args[0], pre->base, c);
+        return r ? *r : Val::ofPlain(e);
     }
 
     static bool negativeScale(const Val& v) {

@@ -17,7 +17,8 @@
 
 namespace ts::detail {
 
-// `thread` must already be simplified the way the fragment stores it. `extents[k]` is the extent
+// `thread` must already be in the form TVM's Analyzer::Simplify gives it (tvmSimplify), which
+// is what TileLang's Fragment constructor stores and infers from. `extents[k]` is the extent
 // of placeholder k; the replica variable counts as the constant 0, as in TileLang. Throws
 // InputError with TileLang's message where TileLang's inference fails, and with a message naming
 // the construct where this port does not model TVM exactly (never a silent guess).

@@ -591,6 +591,19 @@ private:
         return {binary(op, ea, eb)};
     }
 
+    // TVM's shift builders (left_shift/right_shift in tirx/op/op.cc) on two int32 constants, as
+    // `T.shift_left(3, 40)` calls them: a count outside 0..31 is refused (C and TVM leave it
+    // undefined for TileLang's int32 indices). A shift inside a layout or fragment is checked
+    // where the layout is built (checkShiftCounts); Python's own `3 << 40` is Python's.
+    std::int64_t constantShift(Op op, std::int64_t x, std::int64_t c, const NodePtr& at) const {
+        if (c < 0 || c >= 32)
+            fail("shift by " + std::to_string(c) +
+                     ": TileLang refuses it as TVM does for int32 indices (\"Shift amount must "
+                     "be non-negative and less than 32 for type int32\")",
+                 at);
+        return evaluatePoint(binary(op, constant(x), constant(c)), nullptr);
+    }
+
     // TVM keeps the bool type for an operator on two truth values and then fails on a value
     // outside 0..1 (or cannot evaluate bitwise ones); a product stays within 0..1 and works.
     void checkNotBothTruth(Op op, const Value& a, const Value& b, const NodePtr& at,
@@ -650,6 +663,12 @@ private:
         for (std::size_t k = 1; k < args.positional.size(); ++k) {
             checkNotBothTruth(op, acc, args.positional[k].first, n, fn);
             std::int64_t x, y;
+            if ((op == Op::Shl || op == Op::Shr) && plainInt(acc, x) &&
+                plainInt(args.positional[k].first, y)) {
+                // T.shift_left(3, 40) is TVM's builder on two int32 constants: checked too.
+                acc = Value{constantShift(op, x, y, args.positional[k].second)};
+                continue;
+            }
             if (plainInt(acc, x) && plainInt(args.positional[k].first, y)) {
                 // Constants fold, as TVM folds them: `T.floordiv(7, 2)` is 3 (so that the
                 // printed form reads back to the same tree).
@@ -750,6 +769,7 @@ private:
         checkShapeAt(shape, a["shape"].second);
         auto fwd =
             apply(a["forward_fn"].first, a["forward_fn"].second, shape, 1, false, "forward_fn");
+        checkShiftCounts(shape, fwd);
         return wrap(Layout(shape, fwd), n);
     }
 
@@ -805,6 +825,9 @@ private:
                 index = apply(a["forward_index_fn"].first, a["forward_index_fn"].second, shape, rep,
                               false, "forward_index_fn");
         }
+        std::vector<Expr> all = index;
+        all.push_back(thread);
+        checkShiftCounts(shape, all, rep);
         return wrap(Fragment(shape, thread, index, rep), n);
     }
 

@@ -68,3 +68,97 @@ TEST(IndexInference, TileLangsDivisibilityFailureIsAnError) {
 }
 
 } // namespace
+
+namespace {
+
+std::string refusal(const std::string& text) {
+    try {
+        std::get<ts::Fragment>(ts::parseMapping(text)).evaluate();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::vector<std::int64_t> byColumn(std::int64_t rows, std::int64_t cols) {
+    std::vector<std::int64_t> v;
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < cols; ++c)
+            v.push_back(c);
+    return v;
+}
+
+// TileLang infers from the thread map after TVM's Analyzer::Simplify, whose rewrites can make an
+// opaque term affine (or an affine one opaque). Each expectation is what TileLang 0.1.15 infers
+// (its printed index in the comment).
+TEST(IndexInference, FollowsTvmsSimplificationOfTheThreadMap) {
+    // T.truncdiv of a non-negative sum: `_i * 2 + T.Div(_j, 2)`, index `_j`.
+    EXPECT_EQ(locals("T.Fragment([6, 4], forward_thread_fn=lambda i, j: T.truncdiv(i * 4 + j, 2))"),
+              byColumn(6, 4));
+    // max(i, j) + min(i, j) is i + j: every piece used, index 0.
+    EXPECT_EQ(locals("T.Fragment([16, 16], forward_thread_fn=lambda i, j: T.max(i, j) + "
+                     "T.min(i, j))"),
+              std::vector<std::int64_t>(256, 0));
+    // i * (j + 1) - i * j is i: index `_j`.
+    EXPECT_EQ(locals("T.Fragment([16, 16], forward_thread_fn=lambda i, j: i * (j + 1) - i * j)"),
+              byColumn(16, 16));
+    // Shifts by 0 are the value itself: index `_j`.
+    for (const char* th : {"i >> 0", "T.shift_left(i, 0)", "(i << 0) * 1"})
+        EXPECT_EQ(
+            locals(std::string("T.Fragment([16, 16], forward_thread_fn=lambda i, j: ") + th + ")"),
+            byColumn(16, 16))
+            << th;
+    // v * 4 + v * q factors into (q + 4) * v, a product: no piece used, index `_i * 16 + _j`.
+    EXPECT_EQ(locals("T.Fragment([16, 16], forward_thread_fn=lambda i, j: i * 4 + i * j)"),
+              rowMajor(256));
+    // ((j + 1) % 2 + j % 2) * 16 is the constant 16: index `_i * 4 + _j`.
+    EXPECT_EQ(locals("T.Fragment([6, 4], forward_thread_fn=lambda i, j: ((j + 1) % 2 + j % 2) * "
+                     "16)"),
+              rowMajor(24));
+}
+
+TEST(IndexInference, RefusesByNameWhereTileLangsOutcomeRestsOnZ3) {
+    // (k * 2 + ((i % 3) << 2)) % 16: whether k stays an iterator depends on TVM proving
+    // `((i % 3) << 2) % 2 == 0`, which its rules do not and Z3 (under a resource limit) may.
+    const std::string why = refusal(
+        "T.Fragment([4, 2, 8], forward_thread_fn=lambda i, j, k: (((i % 3) << 2) + k * 2) % 16)");
+    EXPECT_NE(why.find("beyond what Tilescope reproduces"), std::string::npos) << why;
+    EXPECT_NE(why.find("Z3"), std::string::npos) << why;
+    // A fact that is false somewhere is never proved: no refusal, the split is not made.
+    EXPECT_EQ(refusal("T.Fragment([4, 8], forward_thread_fn=lambda i, j: (j * 2 + (i ^ 1)) % 8)"),
+              "");
+}
+
+TEST(IndexInference, RefusesAConditionThatIsConstantButNotDecided) {
+    // i * i % 4 is never 2, but no rule of TVM's shows it; were the condition decided, the
+    // select would be its branch `i` and i's pieces used. Tilescope does not guess.
+    const std::string why = refusal(
+        "T.Fragment([8, 8], forward_thread_fn=lambda i, j: T.if_then_else(i * i % 4 != 2, i, j))");
+    EXPECT_NE(why.find("beyond what Tilescope reproduces"), std::string::npos) << why;
+    EXPECT_NE(why.find("i * _i % 4 != 2"), std::string::npos) << why;
+}
+
+// TileLang's indices are int32: TVM refuses a shift by 32 or more (or a negative one) where the
+// layout is built, or where a cell is evaluated for a count that varies. 64-bit evaluation
+// would instead give 0 (`i >> 40`) or a thread beyond int32.
+TEST(Shifts, ByThirtyTwoOrMoreAreRefusedNamingTheShift) {
+    for (const char* th : {"i << 32", "(i >> 40) + j", "T.shift_right(i, -1)", "(i << 33) * 0 + j",
+                           "T.shift_left(3, 40) + i"}) {
+        const std::string why =
+            refusal(std::string("T.Fragment([4, 4], forward_thread_fn=lambda i, j: ") + th + ")");
+        EXPECT_NE(why.find("Shift amount must be non-negative and less than 32"), std::string::npos)
+            << th << ": " << why;
+        EXPECT_NE(why.find("shift"), std::string::npos) << th << ": " << why;
+    }
+    // A count that varies: the first cell where it reaches 32 is named.
+    const std::string why =
+        refusal("T.Fragment([4, 40], forward_thread_fn=lambda i, j: (i << j) % 8)");
+    EXPECT_NE(why.find("`_i << _j` is by 32 at cell (0, 32)"), std::string::npos) << why;
+    EXPECT_THROW(ts::parseMapping("T.Layout([4, 4], lambda i, j: i >> (j - j + 33))"),
+                 std::exception);
+    // Counts within 0..31 are fine.
+    EXPECT_EQ(refusal("T.Fragment([4, 4], forward_thread_fn=lambda i, j: (i << 3) + (j >> 1))"),
+              "");
+}
+
+} // namespace

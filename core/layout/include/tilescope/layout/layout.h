@@ -136,6 +136,15 @@ using Mapping = std::variant<Layout, Fragment>;
 // The index TileLang infers for a thread-only fragment (layout.cc:995, utils.cc:292).
 Expr inferFragmentIndex(const Shape& inputShape, const Expr& thread, std::int64_t replicate);
 
+// TileLang's index values are int32, and TVM's shift builders refuse a count outside 0..31
+// ("Shift amount must be non-negative and less than 32 for type int32"), when the layout is
+// built for a constant count and when a cell is evaluated for one that varies. Throws an
+// InputError naming the shift (and the first cell, replica first, where its count is out of
+// range) for every `<<` / `>>` of `exprs` over `shape` and replicas 0..replicate-1, both
+// branches of a select included (TVM evaluates both).
+void checkShiftCounts(const Shape& shape, const std::vector<Expr>& exprs,
+                      std::int64_t replicate = 1);
+
 // TileLang's DebugOutput repr, e.g. `Fragment((32, 32) -> (8,), replicate: 1, thread: 128, ...)`.
 std::string tilelangRepr(const Mapping& m);
 // The same from tables already evaluated (the repr's extents come from them), so that a caller
