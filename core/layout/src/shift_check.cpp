@@ -2,10 +2,12 @@
 // checkShiftCounts: a shift TileLang refuses is refused here too, never evaluated as 64 bits
 // (where `i >> 40` would quietly be 0 and `i << 33` a huge thread).
 #include "layout_eval.h"
+#include "tilescope/lang/tvm_simplify.h"
 #include "tilescope/layout/layout.h"
 #include "tilescope/support/errors.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ts {
 
@@ -32,15 +34,34 @@ std::string tvmWords() {
 } // namespace
 
 void checkShiftCounts(const Shape& shape, const std::vector<Expr>& exprs, std::int64_t replicate) {
+    std::vector<Expr> written;
+    for (const Expr& e : exprs)
+        collectShifts(e, written);
+    if (written.empty()) return;
+    // A constant count is checked by TVM's shift builder as the expression is built, before any
+    // simplification: `(i << 40) * 0` is refused too.
+    for (const Expr& s : written) {
+        std::int64_t c;
+        if (isConst(s->b, &c) && (c < 0 || c >= kShiftLimit))
+            throw InputError("the shift `" + printExpr(s) + "` is by " + std::to_string(c) + ": " +
+                             tvmWords());
+    }
+    // A cell is evaluated on the form TileLang stored (TVM's simplification of it), where a
+    // shift may have gone (`(0 << (i + 28)) // 4`, bounded to 0, drops out) or its count may
+    // have become a constant (`i << (j - j + 33)`); a count outside 0..31 there fails the cell.
+    std::map<std::string, std::int64_t> ext;
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        ext[placeholderName(d)] = shape[d];
+    ext[kRepVar] = replicate;
     std::vector<Expr> shifts;
     for (const Expr& e : exprs)
-        collectShifts(e, shifts);
+        collectShifts(tvmSimplify(e, ext).expr, shifts);
     for (const Expr& s : shifts) {
         std::int64_t c;
         if (isConst(s->b, &c)) {
             if (c < 0 || c >= kShiftLimit)
                 throw InputError("the shift `" + printExpr(s) + "` is by " + std::to_string(c) +
-                                 ": " + tvmWords());
+                                 " wherever it is evaluated: " + tvmWords());
             continue;
         }
         // A count that varies: the first cell where it leaves 0..31 is where TileLang fails.

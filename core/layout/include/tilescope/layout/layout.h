@@ -137,10 +137,11 @@ using Mapping = std::variant<Layout, Fragment>;
 Expr inferFragmentIndex(const Shape& inputShape, const Expr& thread, std::int64_t replicate);
 
 // TileLang's index values are int32, and TVM's shift builders refuse a count outside 0..31
-// ("Shift amount must be non-negative and less than 32 for type int32"), when the layout is
-// built for a constant count and when a cell is evaluated for one that varies. Throws an
-// InputError naming the shift (and the first cell, replica first, where its count is out of
-// range) for every `<<` / `>>` of `exprs` over `shape` and replicas 0..replicate-1, both
+// ("Shift amount must be non-negative and less than 32 for type int32"): where the layout is
+// built, for a constant count as written; and where a cell is evaluated, for a count in the form
+// TVM simplified the expression to (a shift it simplified away is never evaluated). Throws an
+// InputError naming the shift (and the first cell, and replica, where its count is out of range)
+// for the `<<` / `>>` of `exprs` (as written, over the placeholders of `shape` and `_rep`), both
 // branches of a select included (TVM evaluates both).
 void checkShiftCounts(const Shape& shape, const std::vector<Expr>& exprs,
                       std::int64_t replicate = 1);
