@@ -342,7 +342,15 @@ def main(argv=None):
             layout = eval(spec["python"], dict(g.NAMESPACE))  # noqa: S307 - our own drawn text
             want = fast_table(layout)
         except EvalFailure as e:
-            tl_error = f"TVMError: {e}"
+            # TileLang fails on a cell too (a shift count or a literal out of int32): its own
+            # message, from its own per-cell evaluation, is what is recorded.
+            try:
+                g.evaluate(layout)
+            except Exception as real:
+                tl_error = error_line(real)
+            else:
+                raise SystemExit(f"numpy evaluation fails ({e}) where map_forward_* does not: "
+                                 f"{spec['spec']}")
         except Exception as e:  # TileLang refuses to build it
             tl_error = error_line(e)
         if want is not None and n < args.verify:
