@@ -576,19 +576,28 @@ Fragment mfmaLoad(const BuiltinArgs& a) {
                      "this " + dtype + " " + (isA ? "A" : "B") + " operand");
 }
 
-// examples/plot_layout/fragment_mfma_load_a.py make_mfma_load_base_layout: the formula of k_dim
-// over a tile whose K extent is the dtype's micro K (32 for int8/fp8, else 16).
+// One wavefront's MFMA operand tile as T.gemm lowers it on gfx942 (MatrixCoreIntrinEmitter's
+// base fragment in make_mfma_load_layout): (16, k) spatial x reduction, or (k, 16) transposed,
+// on 64 lanes with k / 4 registers each (shared_16xK_to_local_64x(K/4)_layout_A), where k is the
+// type's micro K times the ROCm T.gemm's k_pack (1 or 2). The plot_layout example's function of
+// the same name drew the k_dim formula over a tile of the micro K alone (16 x 16 on 32 lanes for
+// float16 with k_dim 32), which no TileLang kernel lowers; tests/data/goldens/mfma_base.json has
+// every reachable k captured from kernels lowered by tilelang 0.1.15.
 Fragment mfmaLoadBase(const std::string& dtype, bool isA, std::int64_t kDim, bool transposed) {
+    const std::int64_t microK = mfmaK(dtype);
+    if (kDim != microK && kDim != 2 * microK)
+        throw InputError("T.gemm on gfx942 gives an MFMA operand of type " + dtype + " a K of " +
+                         std::to_string(microK) + " (k_pack=1) or " + std::to_string(2 * microK) +
+                         " (k_pack=2), not k_dim=" + std::to_string(kDim));
     if (kDim != 4 && kDim != 16 && kDim != 32 && kDim != 64)
-        throw InputError("k_dim must be 4, 16, 32 or 64, got " + std::to_string(kDim));
-    const std::int64_t microK = oneOf(dtype, {"float8_e4m3", "float8_e5m2", "int8"}) ? 32 : 16;
+        throw InputError("TileLang's MFMA emitter has no " + std::to_string(kDim) +
+                         "-wide operand layout (\"k_dim must be 4 or 16 or 32 or 64 "
+                         "currently\"): T.gemm on " +
+                         dtype + " operands with k_pack=2 does not lower on gfx942");
     const std::int64_t per = kDim / 4;
     Expr thread = kDim == 4 ? J * 16 + I : I + floordiv(J, per) * 16;
     Expr local = kDim == 4 ? constant(0) : floormod(J, per);
-    const bool sr = isA != transposed;
-    // (micro_s, micro_r): A (16, micro_k), B (micro_k, 16), laid out [s, r] or [r, s].
-    const std::int64_t microS = isA ? 16 : microK, microR = isA ? microK : 16;
-    return operandBase(thread, local, sr, microS, microR);
+    return operandBase(thread, local, isA != transposed, 16, kDim);
 }
 
 } // namespace
@@ -671,9 +680,12 @@ void registerGemm(std::vector<Builtin>& out) {
         {"make_mfma_load_base_layout",
          {dtype,
           matrix,
-          {"k_dim", ParamKind::Int, "16", "MFMA K (4, 16, 32 or 64)"},
+          {"k_dim", ParamKind::Int, "16",
+           "K of the tile: the type's MFMA K (4 float32, 16 float16/bfloat16, 32 int8/fp8) times "
+           "T.gemm's k_pack (1 or 2)"},
           {"transposed", ParamKind::Bool, "False", "operand stored transposed"}},
-         "one wavefront's MFMA operand tile (examples/plot_layout/fragment_mfma_load_a.py)",
+         "one wavefront's MFMA operand tile as T.gemm lowers it on gfx942: 16 x k_dim (k_dim x 16 "
+         "transposed) on 64 lanes, k_dim / 4 registers each",
          [](const BuiltinArgs& a) -> Mapping {
              return mfmaLoadBase(canonicalDtype(a.string("dtype")), matrixIsA(a),
                                  a.integer("k_dim"), a.boolean("transposed"));

@@ -177,3 +177,32 @@ TEST(BuiltinParams, KnownButUnmodelledTileLangFunctionsSaySo) {
 }
 
 } // namespace
+
+namespace {
+
+// make_mfma_load_base_layout is the operand base T.gemm lowers on gfx942 (the MFMA emitter's
+// base fragment): 16 x k_dim on 64 lanes, k_dim = the type's micro K times k_pack (1 or 2).
+// The plot_layout example's formula (16 x 16 on 32 lanes for float16 with k_dim 32) is not what
+// any TileLang kernel lowers; tests/data/goldens/mfma_base.json checks every reachable k_dim.
+TEST(BuiltinParams, MfmaOperandBaseIsWhatTGemmLowersOnGfx942) {
+    auto f16k32 = frag(R"(make_mfma_load_base_layout(dtype="float16", matrix="A", k_dim=32))");
+    EXPECT_EQ(f16k32.inputShape, (ts::Shape{16, 32}));
+    EXPECT_EQ(f16k32.threadExtent, 64);
+    EXPECT_EQ(f16k32.localShape, (ts::Shape{8}));
+    auto i8k64 = frag(R"(make_mfma_load_base_layout(dtype="int8", matrix="B", k_dim=64))");
+    EXPECT_EQ(i8k64.inputShape, (ts::Shape{64, 16}));
+    EXPECT_EQ(i8k64.threadExtent, 64);
+    // The k_dim T.gemm cannot reach with k_pack 1 or 2, and float32 with k_pack 2 (TileLang's
+    // emitter has no 8-wide layout), are refused with the reason.
+    EXPECT_NE(errorOf(R"(make_mfma_load_base_layout(dtype="float16", matrix="A", k_dim=64))")
+                  .find("16 (k_pack=1) or 32 (k_pack=2)"),
+              std::string::npos);
+    EXPECT_NE(errorOf(R"(make_mfma_load_base_layout(dtype="int8", matrix="A", k_dim=16))")
+                  .find("32 (k_pack=1) or 64 (k_pack=2)"),
+              std::string::npos);
+    EXPECT_NE(errorOf(R"(make_mfma_load_base_layout(dtype="float32", matrix="A", k_dim=8))")
+                  .find("k_dim must be 4 or 16 or 32 or 64"),
+              std::string::npos);
+}
+
+} // namespace
