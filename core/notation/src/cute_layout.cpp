@@ -372,6 +372,48 @@ ts::Fragment tvToFragment(const Layout& tv, std::int64_t m, std::int64_t n) {
     return ts::Fragment({m, n}, thread, {local}, replicate);
 }
 
+std::int64_t tvThreads(const Layout& tv) {
+    if (tv.shape.leaf || tv.shape.children.empty()) return size(tv.shape);
+    return size(tv.shape.children[0]);
+}
+
+ts::Fragment applyThrID(const ts::Fragment& f, const Layout& thrId, std::int64_t threads) {
+    std::vector<Mode> modes = flattenModes(thrId.shape, thrId.stride);
+    std::int64_t count = 1;
+    for (const Mode& md : modes) {
+        if (md.basis >= 0)
+            throw InputError("ThrID maps a thread to a lane; basis strides are not one", md.column);
+        count *= md.size;
+    }
+    if (count != threads)
+        throw InputError("ThrID has " + std::to_string(count) + " threads but the TV layout " +
+                         std::to_string(threads) + ": they are not the same atom's");
+    // lane(t) = sum over ThrID's modes of ((t // weight) % size) * stride, colexicographic.
+    auto lane = [&](std::int64_t t) {
+        std::int64_t out = 0, w = 1;
+        for (const Mode& md : modes) {
+            out += (t / w) % md.size * md.stride;
+            w *= md.size;
+        }
+        return out;
+    };
+    bool identity = true;
+    for (std::int64_t t = 0; t < threads && identity; ++t)
+        identity = lane(t) == t;
+    if (identity) return f;
+    Expr phys = constant(0);
+    std::int64_t w = 1;
+    for (const Mode& md : modes) {
+        if (md.size > 1) {
+            Expr digit = w == 1 ? f.thread() : floordiv(f.thread(), w);
+            if (w * md.size < threads) digit = floormod(digit, md.size);
+            phys = phys + digit * md.stride;
+        }
+        w *= md.size;
+    }
+    return ts::Fragment(f.inputShape(), phys, f.index(), f.replicate());
+}
+
 std::string print(const IntTuple& t) {
     if (t.leaf)
         return std::to_string(t.value) + (t.basis >= 0 ? "@" + std::to_string(t.basis) : "");
@@ -488,6 +530,13 @@ Mapping parseCuTe(std::string_view text) {
         m = &use == &lb ? s[1] : s[0];
         n = &use == &lc ? s[1] : s[2];
         tv = layoutAfter(text, use.at);
+        // The atom's TV layouts number threads logically; ThrID gives each one's lane (SM70's
+        // 8x8x4 atoms run on a quadpair, lanes 0-3 and 16-19). A TiledMMA print has the same
+        // line in its MMA_Atom part.
+        Label thr = findLabel(text, "ThrID:");
+        if (thr.at != std::string_view::npos)
+            return cute::applyThrID(cute::tvToFragment(tv, m, n), layoutAfter(text, thr.at),
+                                    cute::tvThreads(tv));
     }
     return cute::tvToFragment(tv, m, n);
 }

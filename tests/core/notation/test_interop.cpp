@@ -11,6 +11,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace {
 
@@ -338,6 +339,35 @@ TEST(InteropCli, BadInputExitsTwoWithOneLineAndACaret) {
     EXPECT_NE(n.err.find("power-of-two"), std::string::npos) << n.err;
     Result t = cli("convert " + quote("(2,2):(1,2)") + " --to python");
     EXPECT_EQ(t.code, 2);
+}
+
+} // namespace
+
+namespace {
+
+// CuTe's print of MMA_Atom<SM70_8x8x4_F32F16F16F32_NT>{} (CuTe C++ on the host): the TV layouts
+// number the quadpair's threads 0..7 and ThrID puts threads 4..7 on lanes 16..19.
+const char* kSm70Atom = "MMA_Atom\n"
+                        "  ThrID:      (_4,_2):(_1,_16)\n"
+                        "  Shape_MNK:  (_8,_8,_4)\n"
+                        "  LayoutA_TV: ((_4,_2),_4):((_8,_4),_1)\n"
+                        "  LayoutB_TV: ((_4,_2),_4):((_8,_4),_1)\n"
+                        "  LayoutC_TV: ((_2,_2,_2),(_2,_2,_2)):((_1,_16,_4),(_8,_2,_32))";
+
+TEST(CuTeMmaAtom, ThrIdPutsEachThreadOnItsLane) {
+    auto t = std::get<ts::Fragment>(ts::parseMapping(kSm70Atom)).evaluate();
+    std::set<std::int64_t> lanes(t.threads.begin(), t.threads.end());
+    EXPECT_EQ(lanes, (std::set<std::int64_t>{0, 1, 2, 3, 16, 17, 18, 19}));
+    EXPECT_EQ(t.threadExtent, 20);
+    // Element (4, 0) of C: logical thread 4 (LayoutC_TV), lane 16 (ThrID).
+    EXPECT_EQ(t.threads[4 * 8 + 0], 16);
+    // An identity ThrID changes nothing.
+    auto sm80 = std::get<ts::Fragment>(ts::parseMapping(kSm80C)).evaluate();
+    auto sm80Id = std::get<ts::Fragment>(ts::parseMapping(std::string("ThrID: _32:_1\n") + kSm80C))
+                      .evaluate();
+    EXPECT_EQ(sm80.threads, sm80Id.threads);
+    // A ThrID of another size is not this atom's.
+    EXPECT_THROW(ts::parseMapping(std::string("ThrID: _16:_1\n") + kSm80C), std::exception);
 }
 
 } // namespace

@@ -64,6 +64,13 @@ ts::Layout toLayout(const Composed& c);
 // The fragment of a TV layout over an M x N tile (see interop.h). Throws InputError when the TV
 // layout is not a bijection from (non-broadcast thread, value) onto the tile.
 ts::Fragment tvToFragment(const Layout& tv, std::int64_t m, std::int64_t n);
+// An MMA atom's TV layouts number its threads logically (0 .. size(ThrID) - 1); its `ThrID`
+// layout maps a logical thread to the lane that runs it (SM70's quadpair: threads 4..7 are lanes
+// 16..19). Returns the fragment with each thread replaced by its lane, unchanged for an identity
+// ThrID. Throws InputError when ThrID does not cover the TV layout's threads exactly.
+ts::Fragment applyThrID(const ts::Fragment& f, const Layout& thrId, std::int64_t threads);
+// The number of (logical) threads of a TV layout: the size of its first mode.
+std::int64_t tvThreads(const Layout& tv);
 
 std::string print(const IntTuple& t);
 std::string print(const Layout& l);
