@@ -11,7 +11,13 @@ per (atom, operand). The program prints each atom as CuTe prints it (`print(MMA_
 ThrID, Shape_MNK, LayoutA_TV, LayoutB_TV, LayoutC_TV) and, for every (thread, value) of each TV
 layout, the element it reaches and the lane that thread runs on, `ThrID(thread)`: the SM70
 8x8x4 atoms run on a quadpair, so their logical threads 4..7 are lanes 16..19. SM80 and SM75
-atoms (an identity ThrID) are the control.
+atoms (an identity ThrID) are the control. TiledMMAs too (`print(make_tiled_mma(atom,
+Layout<Shape<AM, AN, AK>>{}))`: ThrLayoutVMNK, PermutationMNK, then the atom), with the lanes of
+what each thread holds as a kernel partitions an identity tensor (get_slice(tid).partition_C /
+A / B, register r the r-th element of the fragment; tid runs over the values of ThrLayoutVMNK,
+the lanes); A is held by every atom along N and B by every atom along M, C by every atom along
+K (replicas). (CuTe's get_layoutC_TV numbers threads 0..size-1, which for a thread layout that
+does not fill them, such as two SM70 atoms side by side on lanes 0-7 and 16-23, aliases lanes.)
 
 Specs: the whole print (Tilescope shows the accumulator, LayoutC_TV) and the print with only
 LayoutA_TV or only LayoutB_TV kept (the operands). Tables: element (m, n) of the C tile (M x N),
@@ -33,6 +39,12 @@ import gen_goldens as g  # noqa: E402
 ATOMS = [f"SM70_8x8x4_{t}_{m}" for t in ("F16F16F16F16", "F32F16F16F32")
          for m in ("TN", "NT", "NN", "TT")] + [
     "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F16F16F16F16_TN", "SM75_16x8x8_F32F16F16F32_TN"]
+
+# TiledMMAs (make_tiled_mma(atom, Layout<Shape<AM, AN, AK>>{})): print(tiled_mma) and what each
+# thread holds as a kernel partitions it (get_slice(tid).partition_C / A / B).
+TILED = [("SM70_8x8x4_F32F16F16F32_NT", 2, 2, 1), ("SM70_8x8x4_F16F16F16F16_TN", 1, 2, 1),
+         ("SM70_8x8x4_F32F16F16F32_TT", 2, 1, 2), ("SM80_16x8x16_F32F16F16F32_TN", 2, 2, 1),
+         ("SM80_16x8x16_F32F16F16F32_TN", 2, 1, 2), ("SM75_16x8x8_F32F16F16F32_TN", 1, 4, 1)]
 
 PROGRAM = r"""
 #include <cute/tensor.hpp>
@@ -62,6 +74,35 @@ void dump(const char* name) {
   table("B", typename Traits::BLayout{}, thr, N, K);
 }
 
+// What each thread holds, as a kernel partitions it: get_slice(tid).partition_X of an identity
+// (coordinate) tensor, register r being the r-th element of the thread's fragment. The tids
+// are the values of ThrLayoutVMNK (the lanes), whether or not they fill [0, size).
+template <class Tiled, class Part>
+void partitioned(const char* which, Tiled tiled, Part part, int rows, int cols) {
+  printf("TABLE %s %d %d\n", which, rows, cols);
+  auto thr = tiled.get_thr_layout_vmnk();
+  for (int i = 0; i < int(size(thr)); ++i) {
+    const int tid = int(thr(i));
+    auto frag = part(tiled.get_slice(tid), make_identity_tensor(make_shape(rows, cols)));
+    for (int r = 0; r < int(size(frag)); ++r) {
+      auto c = frag(r);
+      printf("%d %d %d\n", int(get<0>(c)) + rows * int(get<1>(c)), tid, r);
+    }
+  }
+}
+
+template <class Op, int AM, int AN, int AK>
+void dump_tiled(const char* name) {
+  auto tiled = make_tiled_mma(Op{}, Layout<Shape<Int<AM>, Int<AN>, Int<AK>>>{});
+  printf("ATOM %s\n", name);
+  print(tiled);
+  printf("\nEND_PRINT\n");
+  const int M = tile_size<0>(tiled), N = tile_size<1>(tiled), K = tile_size<2>(tiled);
+  partitioned("C", tiled, [](auto s, auto t) { return s.partition_C(t); }, M, N);
+  partitioned("A", tiled, [](auto s, auto t) { return s.partition_A(t); }, M, K);
+  partitioned("B", tiled, [](auto s, auto t) { return s.partition_B(t); }, N, K);
+}
+
 int main() {
 @DUMPS@
   return 0;
@@ -78,7 +119,9 @@ def run_program(cxx):
     sp = site_packages()
     includes = [os.path.join(sp, "tilelang/3rdparty/cutlass/include"),
                 os.path.join(sp, "nvidia/cu13/include"), os.path.join(sp, "nvidia/cu13/include/cccl")]
-    src = PROGRAM.replace("@DUMPS@", "\n".join(f'  dump<{a}>("{a}");' for a in ATOMS))
+    dumps = [f'  dump<{a}>("{a}");' for a in ATOMS]
+    dumps += [f'  dump_tiled<{a}, {m}, {n}, {k}>("tiled_{a}_{m}x{n}x{k}");' for a, m, n, k in TILED]
+    src = PROGRAM.replace("@DUMPS@", "\n".join(dumps))
     with tempfile.TemporaryDirectory() as d:
         cpp, exe = os.path.join(d, "atoms.cpp"), os.path.join(d, "atoms")
         with open(cpp, "w") as f:
@@ -144,8 +187,11 @@ def main(argv=None):
         for op in "CAB":
             cases.append({"name": f"cute_atom_{name}_{op}", "spec": keep[op],
                           "source": f"CuTe C++ (tilelang {g.TL_VERSION}'s CUTLASS headers, {compiler})",
-                          "note": f"print(MMA_Atom<{name}>{{}})" + ("" if op == "C" else
-                                  f", only Layout{op}_TV kept") + "; threads are ThrID(thread)",
+                          "note": (f"print({name}) of make_tiled_mma; threads and registers from "
+                                   f"get_slice(tid).partition_{op}"
+                                   if name.startswith("tiled_") else
+                                   f"print(MMA_Atom<{name}>{{}}); threads are ThrID(thread)")
+                                  + ("" if op == "C" else f", only Layout{op}_TV kept"),
                           "table": fragment_table(atom["tables"][op])})
     header = {"tilelang_version": g.TL_VERSION,
               "command": f"python tools/gen_cute_atom_goldens.py --out {args.out}",

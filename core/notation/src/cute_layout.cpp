@@ -414,6 +414,74 @@ ts::Fragment applyThrID(const ts::Fragment& f, const Layout& thrId, std::int64_t
     return ts::Fragment(f.inputShape(), phys, f.index(), f.replicate());
 }
 
+namespace {
+
+// The value of a (flattened) mode at a 1-D coordinate: sum of its digits times their strides.
+Expr modeAt(const std::vector<Mode>& modes, const Expr& idx, std::int64_t total) {
+    Expr out = constant(0);
+    std::int64_t w = 1;
+    for (const Mode& md : modes) {
+        if (md.basis >= 0) throw InputError("a thread layout has no basis strides", md.column);
+        if (md.size > 1 && md.stride != 0) {
+            Expr digit = w == 1 ? idx : floordiv(idx, w);
+            if (w * md.size < total) digit = floormod(digit, md.size);
+            out = out + digit * md.stride;
+        }
+        w *= md.size;
+    }
+    return out;
+}
+
+std::int64_t modesSize(const std::vector<Mode>& modes) {
+    std::int64_t n = 1;
+    for (const Mode& md : modes)
+        n *= md.size;
+    return n;
+}
+
+} // namespace
+
+ts::Fragment tileMma(const ts::Fragment& atom, const Layout& vmnk, int rowMode, int colMode,
+                     std::int64_t atomThreads) {
+    if (vmnk.shape.leaf || vmnk.shape.children.size() != 4)
+        throw InputError("ThrLayoutVMNK has four modes (V, M, N, K)");
+    if (atom.replicate() != 1)
+        throw InputError("an MMA atom whose TV layout has broadcast threads cannot be tiled");
+    std::vector<Mode> modes[4];
+    for (int k = 0; k < 4; ++k)
+        modes[k] = flattenModes(vmnk.shape.children[k], vmnk.stride.children[k]);
+    if (modesSize(modes[0]) != atomThreads)
+        throw InputError("ThrLayoutVMNK's V mode has " + std::to_string(modesSize(modes[0])) +
+                         " threads but the atom's TV layout " + std::to_string(atomThreads));
+    const int bcast = 6 - rowMode - colMode; // the one of M (1), N (2), K (3) left
+    const std::int64_t ra = atom.inputShape()[0], ca = atom.inputShape()[1];
+    const std::int64_t ar = modesSize(modes[rowMode]), ac = modesSize(modes[colMode]);
+    const std::int64_t copies = modesSize(modes[bcast]);
+    // Within an atom: the atom's own thread (on its lane by the V mode) and register.
+    Expr i = var(placeholderName(0)), j = var(placeholderName(1));
+    auto inAtom = [&](const Expr& e) {
+        return substitute(e, [&](const std::string& n) -> Expr {
+            if (n == placeholderName(0)) return ar > 1 ? floormod(i, ra) : i;
+            if (n == placeholderName(1)) return ac > 1 ? floormod(j, ca) : j;
+            return nullptr;
+        });
+    };
+    Expr thread = modeAt(modes[0], inAtom(atom.thread()), atomThreads);
+    thread = thread + modeAt(modes[rowMode], ar > 1 ? floordiv(i, ra) : constant(0), ar) +
+             modeAt(modes[colMode], ac > 1 ? floordiv(j, ca) : constant(0), ac);
+    // The atoms along the remaining mode hold the same elements (a zero stride there, as the
+    // K mode of C usually has, is one copy).
+    std::int64_t replicate = 1;
+    bool anyStride = false;
+    for (const Mode& md : modes[bcast])
+        anyStride = anyStride || (md.size > 1 && md.stride != 0);
+    if (copies > 1 && anyStride) {
+        thread = thread + modeAt(modes[bcast], var(kRepVar), copies);
+        replicate = copies;
+    }
+    return ts::Fragment({ra * ar, ca * ac}, thread, {inAtom(atom.index()[0])}, replicate);
+}
+
 std::string print(const IntTuple& t) {
     if (t.leaf)
         return std::to_string(t.value) + (t.basis >= 0 ? "@" + std::to_string(t.basis) : "");
@@ -530,9 +598,28 @@ Mapping parseCuTe(std::string_view text) {
         m = &use == &lb ? s[1] : s[0];
         n = &use == &lc ? s[1] : s[2];
         tv = layoutAfter(text, use.at);
+        // A TiledMMA print: its atoms, tiled by ThrLayoutVMNK (whose V mode is the atom's ThrID).
+        Label vmnk = findLabel(text, "ThrLayoutVMNK:");
+        if (vmnk.at != std::string_view::npos) {
+            Label perm = findLabel(text, "PermutationMNK:");
+            if (perm.at != std::string_view::npos) {
+                std::size_t end = text.find('\n', perm.at);
+                std::string p(text.substr(perm.at, end == std::string_view::npos
+                                                       ? std::string_view::npos
+                                                       : end - perm.at));
+                p.erase(std::remove_if(p.begin(), p.end(), ::isspace), p.end());
+                if (p != "(_,_,_)")
+                    throw ParseError("a TiledMMA with PermutationMNK " + p +
+                                         ": Tilescope reads TiledMMA prints whose "
+                                         "PermutationMNK is (_,_,_) (the atoms side by side)",
+                                     std::string(text), perm.column);
+            }
+            const int row = &use == &lb ? 2 : 1, col = &use == &lc ? 2 : 3;
+            return cute::tileMma(cute::tvToFragment(tv, m, n), layoutAfter(text, vmnk.at), row, col,
+                                 cute::tvThreads(tv));
+        }
         // The atom's TV layouts number threads logically; ThrID gives each one's lane (SM70's
-        // 8x8x4 atoms run on a quadpair, lanes 0-3 and 16-19). A TiledMMA print has the same
-        // line in its MMA_Atom part.
+        // 8x8x4 atoms run on a quadpair, lanes 0-3 and 16-19).
         Label thr = findLabel(text, "ThrID:");
         if (thr.at != std::string_view::npos)
             return cute::applyThrID(cute::tvToFragment(tv, m, n), layoutAfter(text, thr.at),

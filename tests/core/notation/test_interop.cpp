@@ -371,3 +371,26 @@ TEST(CuTeMmaAtom, ThrIdPutsEachThreadOnItsLane) {
 }
 
 } // namespace
+
+namespace {
+
+// print(make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{}, Layout<Shape<_2,_2,_1>>{})): the atoms are
+// tiled over ThrLayoutVMNK (its V mode the atom's ThrID), so all 32 lanes hold the 16x16 tile.
+// It was read as its atom alone (8x8 on 8 lanes).
+TEST(CuTeMmaAtom, TiledMmaPrintIsTheWholeTile) {
+    const std::string tiled = "TiledMMA\n"
+                              "  ThrLayoutVMNK:  ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0)\n"
+                              "  PermutationMNK: (_,_,_)\n" +
+                              std::string(kSm70Atom);
+    auto t = std::get<ts::Fragment>(ts::parseMapping(tiled)).evaluate();
+    EXPECT_EQ(t.inputShape, (ts::Shape{16, 16}));
+    std::set<std::int64_t> lanes(t.threads.begin(), t.threads.end());
+    EXPECT_EQ(lanes.size(), 32u);
+    EXPECT_EQ(t.threadExtent, 32);
+    // A permuted tile is not read yet: said so, not read as the plain one.
+    std::string permuted = tiled;
+    permuted.replace(permuted.find("(_,_,_)"), 7, "(_32,_32,_4)");
+    EXPECT_THROW(ts::parseMapping(permuted), ts::ParseError);
+}
+
+} // namespace

@@ -71,6 +71,15 @@ ts::Fragment tvToFragment(const Layout& tv, std::int64_t m, std::int64_t n);
 ts::Fragment applyThrID(const ts::Fragment& f, const Layout& thrId, std::int64_t threads);
 // The number of (logical) threads of a TV layout: the size of its first mode.
 std::int64_t tvThreads(const Layout& tv);
+// A TiledMMA (CuTe's print: ThrLayoutVMNK, PermutationMNK (_,_,_), then its MMA_Atom): the atom's
+// fragment `atom` (logical threads, over one atom's rows x cols) tiled over the atoms of
+// ThrLayoutVMNK, whose V mode puts each logical thread on its lane and whose other modes add
+// each atom's thread offset. `rowMode` and `colMode` are the VMNK modes (1 M, 2 N, 3 K) of the
+// operand's rows and columns (C: M, N; A: M, K; B: N, K); the remaining one of M, N, K holds
+// copies of the operand (A is shared by the atoms along N): replicas. Throws InputError when
+// ThrLayoutVMNK is not four modes or its V mode is not the atom's threads.
+ts::Fragment tileMma(const ts::Fragment& atom, const Layout& vmnk, int rowMode, int colMode,
+                     std::int64_t atomThreads);
 
 std::string print(const IntTuple& t);
 std::string print(const Layout& l);
