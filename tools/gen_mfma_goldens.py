@@ -13,11 +13,13 @@ reduction operand and (k, 16) for a transposed one, on 64 lanes, where k = the t
 `k_pack`, 1 or 2).
 
 Every case here is captured from a T.gemm kernel lowered by `tilelang.lower` for gfx942 (CPU
-only): one 64-thread block, a 16 x 16 accumulator, K = k, the operand under test in registers
+only): for the base, one 64-thread block, a 16 x 16 accumulator, K = k, the operand under test in
+registers
 (T.alloc_fragment) and the other in shared memory, so that the layout LayoutInference gives
 the operand is the base fragment itself. Its spec is the builtin call with k_dim = k. Kernels
 TileLang does not lower (float32 with k_pack 2: no 16x8 MFMA operand layout) are `errors`
-entries with TileLang's message, which Tilescope must refuse too. The header lists, for the
+entries with TileLang's message, which Tilescope must refuse too. Whole-block operands with
+k_pack 2 (`make_mfma_load_layout(..., k_pack=2)`) are captured the same way from larger blocks. The header lists, for the
 record, the k_dim values T.gemm cannot reach for each type (k_pack is 1 or 2): Tilescope refuses
 them as well rather than invent a layout.
 """
@@ -39,11 +41,10 @@ ACCUM = {"float32": "float32", "float16": "float32", "bfloat16": "float32", "int
          "float8_e4m3fnuz": "float32"}
 
 
-def mfma_kernel(dtype, matrix, k, k_pack, transposed):
-    """One wavefront's T.gemm (16 x 16 x k) with the operand under test in registers."""
+def mfma_kernel(dtype, matrix, k, k_pack, transposed, M=16, N=16, threads=64):
+    """A T.gemm (M x N x k; one wavefront by default) with the operand under test in registers."""
     from tilelang.rocm.language import gemm as rocm_gemm
 
-    M = N = 16
     a_frag, b_frag = matrix == "A", matrix == "B"
     trans_a = transposed if matrix == "A" else False
     trans_b = transposed if matrix == "B" else False
@@ -53,7 +54,7 @@ def mfma_kernel(dtype, matrix, k, k_pack, transposed):
 
     @T.prim_func
     def kernel(A: T.Tensor(a_shape, dtype), B: T.Tensor(b_shape, dtype), C: T.Tensor((M, N), accum)):
-        with T.Kernel(1, threads=64) as bx:
+        with T.Kernel(1, threads=threads) as bx:
             A_op = T.alloc_fragment(a_shape, dtype) if a_frag else T.alloc_shared(a_shape, dtype)
             B_op = T.alloc_fragment(b_shape, dtype) if b_frag else T.alloc_shared(b_shape, dtype)
             C_acc = T.alloc_fragment((M, N), accum)
@@ -66,7 +67,7 @@ def mfma_kernel(dtype, matrix, k, k_pack, transposed):
     return kernel
 
 
-def lowered_operand(dtype, matrix, k, k_pack, transposed):
+def lowered_operand(dtype, matrix, k, k_pack, transposed, M=16, N=16, threads=64):
     """The layout LayoutInference gave the register operand, from the lowered kernel."""
     import tilelang.analysis
     from tvm.tirx import stmt_functor
@@ -95,7 +96,7 @@ def lowered_operand(dtype, matrix, k, k_pack, transposed):
     tilelang.analysis.LayoutVisual = wrapped
     tgt = g.GEMM_TARGETS["gfx942"]
     try:
-        func = mfma_kernel(dtype, matrix, k, k_pack, transposed)
+        func = mfma_kernel(dtype, matrix, k, k_pack, transposed, M, N, threads)
         with g._Quiet():
             with tvm.transform.PassContext(opt_level=3, config={"tl.layout_visualization_enable": True}):
                 with tvm.target.Target(tgt):
@@ -103,6 +104,13 @@ def lowered_operand(dtype, matrix, k, k_pack, transposed):
     finally:
         tilelang.analysis.LayoutVisual = orig
     return captured["A_op" if matrix == "A" else "B_op"]
+
+
+# (dtype, matrix, transposed, M, N, K chunk, threads) for whole-block operands with k_pack 2.
+BLOCKS = [("float16", "A", False, 32, 32, 64, 256), ("float16", "B", False, 32, 32, 64, 256),
+          ("float16", "A", True, 64, 32, 32, 128), ("bfloat16", "B", True, 32, 64, 64, 128),
+          ("int8", "A", False, 32, 32, 128, 256), ("int8", "B", True, 64, 64, 64, 256),
+          ("float16", "A", False, 16, 16, 48, 64), ("float32", "A", False, 32, 32, 16, 256)]
 
 
 def spec_of(dtype, matrix, k, transposed):
@@ -149,6 +157,35 @@ def main(argv=None):
                     cases.append(case)
                     print(f"{name}: {t['input_shape']} on {t['thread_extent']} lanes, "
                           f"{t['local_size']} registers")
+    # Whole-block register operands with k_pack 2 (make_mfma_load_layout(..., k_pack=2)): the
+    # base repeated over the warp's tiles and K chunks and over the block's wavefronts.
+    for dtype, matrix, transposed, M, N, chunk, threads in BLOCKS:
+        k_pack = 2
+        name = f"mfma_block_{dtype}_{matrix}{'_t' if transposed else ''}_{M}x{N}x{chunk}_{threads}_kp2"
+        spec = (f'make_mfma_load_layout(({M}, {N}), {chunk}, "{dtype}", "{matrix}", {threads}, '
+                f'transposed={transposed}, k_pack={k_pack})')
+        python = (f'lowered_mfma_operand("{dtype}", "{matrix}", {chunk}, k_pack={k_pack}, '
+                  f'transposed={transposed}, M={M}, N={N}, threads={threads})')
+        try:
+            layout = lowered_operand(dtype, matrix, chunk, k_pack, transposed, M, N, threads)
+        except Exception as e:  # noqa: BLE001 - TileLang's refusal is the case
+            errors.append({"name": name, "spec": spec, "python": python,
+                           "error": g._error_line(e), "expected": True})
+            print(f"{name}: TileLang refuses: {g._error_line(e)[:100]}")
+            continue
+        t = g.evaluate(layout)
+        cases.append({"name": name, "spec": spec, "python": python,
+                      "source": f"tilelang {g.TL_VERSION}",
+                      "note": "T.gemm lowered for gfx942 with k_pack=2, the operand in registers",
+                      "repr": str(layout),
+                      "tilelang_output_shape": [int(x) for x in layout.get_output_shape()],
+                      "tilelang_thread_extent": int(layout.get_thread_size()),
+                      "tilelang_forward_thread": str(layout.forward_thread),
+                      "tilelang_forward_index": [str(e) for e in layout.forward_index],
+                      "table": t,
+                      "output_shape_matches_tilelang": [t["local_size"]] == [int(x) for x in layout.get_output_shape()],
+                      "thread_extent_matches_tilelang": t["thread_extent"] == int(layout.get_thread_size())})
+        print(f"{name}: {t['input_shape']} on {t['thread_extent']} threads, {t['local_size']} registers")
     unreachable = {d: sorted({4, 16, 32, 64} - {m, 2 * m}) for d, m in MICRO_K.items()}
     header = {"tilelang_version": g.TL_VERSION,
               "command": f"python tools/gen_mfma_goldens.py --out {args.out}",

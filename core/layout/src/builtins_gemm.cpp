@@ -555,12 +555,30 @@ Fragment mfmaC(const BuiltinArgs& a) {
         s, rocmPartition(s[0], s[1], a.integer("threads"), parsePolicy(a.string("policy"))));
 }
 
+// The K of one MFMA operand tile: the type's micro K times the ROCm T.gemm's k_pack, which
+// TileLang takes as 1 or 2 and whose emitter has layouts for a K of 4, 16, 32 or 64 only.
+std::int64_t mfmaPackedK(const std::string& dtype, std::int64_t kPack) {
+    const std::int64_t k = mfmaK(dtype) * kPack;
+    if (kPack != 1 && kPack != 2)
+        throw InputError("T.gemm's k_pack is 1 or 2 (\"T.gemm k_pack must be an int equal to 1 "
+                         "or 2\"), not " +
+                         std::to_string(kPack));
+    if (k != 4 && k != 16 && k != 32 && k != 64)
+        throw InputError("TileLang's MFMA emitter has no " + std::to_string(k) +
+                         "-wide operand layout (\"k_dim must be 4 or 16 or 32 or 64 "
+                         "currently\"): T.gemm on " +
+                         dtype + " operands with k_pack=" + std::to_string(kPack) +
+                         " does not lower on gfx942");
+    return k;
+}
+
 Fragment mfmaLoad(const BuiltinArgs& a) {
     const Shape s = matrixShape(a);
     const bool isA = matrixIsA(a);
     const std::int64_t chunk = positiveChunk(a);
     const std::string dtype = canonicalDtype(a.string("dtype"));
-    const std::int64_t k = mfmaK(dtype);
+    // A packed operand (k_pack 2) is one (16, 2K) base per MFMA pair, as the emitter builds it.
+    const std::int64_t k = mfmaPackedK(dtype, a.integer("k_pack"));
     const bool transposed = a.boolean("transposed");
     Partition p = rocmPartition(s[0], s[1], a.integer("threads"), parsePolicy(a.string("policy")));
     const std::int64_t warpRows = (s[0] / p.m) / 16, warpCols = (s[1] / p.n) / 16;
@@ -589,11 +607,7 @@ Fragment mfmaLoadBase(const std::string& dtype, bool isA, std::int64_t kDim, boo
         throw InputError("T.gemm on gfx942 gives an MFMA operand of type " + dtype + " a K of " +
                          std::to_string(microK) + " (k_pack=1) or " + std::to_string(2 * microK) +
                          " (k_pack=2), not k_dim=" + std::to_string(kDim));
-    if (kDim != 4 && kDim != 16 && kDim != 32 && kDim != 64)
-        throw InputError("TileLang's MFMA emitter has no " + std::to_string(kDim) +
-                         "-wide operand layout (\"k_dim must be 4 or 16 or 32 or 64 "
-                         "currently\"): T.gemm on " +
-                         dtype + " operands with k_pack=2 does not lower on gfx942");
+    mfmaPackedK(dtype, kDim / microK);
     const std::int64_t per = kDim / 4;
     Expr thread = kDim == 4 ? J * 16 + I : I + floordiv(J, per) * 16;
     Expr local = kDim == 4 ? constant(0) : floormod(J, per);
@@ -663,7 +677,10 @@ void registerGemm(std::vector<Builtin>& out) {
                     matrix,
                     {"threads", ParamKind::Int, "256", "threads per block (64-lane wavefronts)"},
                     transposed,
-                    policy},
+                    policy,
+                    {"k_pack", ParamKind::Int, "1",
+                     "T.gemm's k_pack on ROCm (1 or 2): MFMAs packed along K, the operand base "
+                     "twice as wide"}},
                    "a register operand as T.gemm gives it on gfx942 (MFMA)",
                    [](const BuiltinArgs& a) -> Mapping { return mfmaLoad(a); }});
     out.push_back(

@@ -206,3 +206,23 @@ TEST(BuiltinParams, MfmaOperandBaseIsWhatTGemmLowersOnGfx942) {
 }
 
 } // namespace
+
+namespace {
+
+// make_mfma_load_layout takes T.gemm's k_pack (ROCm): with 2, the base is twice as wide in K
+// (float16: 16 x 32 per wavefront tile, 8 registers), as the emitter repeats it.
+TEST(BuiltinParams, MfmaLoadLayoutTakesKPack) {
+    auto one = frag(R"(make_mfma_load_layout((32, 32), 64, "float16", "A", 256))");
+    auto two = frag(R"(make_mfma_load_layout((32, 32), 64, "float16", "A", 256, k_pack=2))");
+    EXPECT_EQ(one.inputShape, two.inputShape);
+    EXPECT_EQ(one.localShape, two.localShape); // 16 registers either way, other slots
+    EXPECT_NE(one.local, two.local);
+    EXPECT_NE(errorOf(R"(make_mfma_load_layout((32, 32), 64, "float16", "A", 256, k_pack=3))")
+                  .find("k_pack is 1 or 2"),
+              std::string::npos);
+    EXPECT_NE(errorOf(R"(make_mfma_load_layout((32, 32), 16, "float32", "A", 256, k_pack=2))")
+                  .find("k_dim must be 4 or 16 or 32 or 64"),
+              std::string::npos);
+}
+
+} // namespace
