@@ -26,8 +26,9 @@ bool cst(const Expr& e, std::int64_t& v) {
     return isConst(e, &v);
 }
 
-[[noreturn]] void divideByZero() {
-    throw EvalError("division by zero in the thread map");
+[[noreturn]] void divideByZero(Op op) {
+    throw EvalError(op == Op::TruncMod || op == Op::FloorMod ? "modulo by zero"
+                                                             : "division by zero");
 }
 
 } // namespace
@@ -91,25 +92,25 @@ Expr tryConstFold(Op op, const Expr& a, const Expr& b) {
         if (pb && y == 0) return b;
         break;
     case Op::TruncDiv:
-        if (pb && y == 0) divideByZero();
+        if (pb && y == 0) divideByZero(op);
         if (pa && pb) return constant(wrap32(x / y));
         if (pa && x == 0) return a;
         if (pb && y == 1) return a;
         break;
     case Op::TruncMod:
-        if (pb && y == 0) divideByZero();
+        if (pb && y == 0) divideByZero(op);
         if (pa && pb) return constant(wrap32(x % y));
         if (pa && x == 0) return a;
         if (pb && y == 1) return constant(0);
         break;
     case Op::FloorDiv:
-        if (pb && y == 0) divideByZero();
+        if (pb && y == 0) divideByZero(op);
         if (pa && pb) return constant(wrap32(tvmFloorDiv(x, y)));
         if (pa && x == 0) return a;
         if (pb && y == 1) return a;
         break;
     case Op::FloorMod:
-        if (pb && y == 0) divideByZero();
+        if (pb && y == 0) divideByZero(op);
         if (pa && pb) return constant(wrap32(tvmFloorMod(x, y)));
         if (pa && x == 0) return a;
         if (pb && y == 1) return constant(0);

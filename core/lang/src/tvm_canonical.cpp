@@ -174,13 +174,13 @@ bool tryFoldC(Op op, const CVal& a, const CVal& b, CVal& out) {
         break;
     case Op::TruncDiv:
     case Op::FloorDiv:
-        if (pb && y == 0) throw EvalError("division by zero in the thread map");
+        if (pb && y == 0) throw EvalError("division by zero");
         if (pa && x == 0) return out = a, true;
         if (pb && y == 1) return out = a, true;
         break;
     case Op::TruncMod:
     case Op::FloorMod:
-        if (pb && y == 0) throw EvalError("modulo by zero in the thread map");
+        if (pb && y == 0) throw EvalError("modulo by zero");
         if (pa && x == 0) return out = a, true;
         if (pb && y == 1) return out = CVal::of(constant(0)), true;
         break;

@@ -112,7 +112,13 @@ Expr inferFragmentIndex(const Shape& shape, const Expr& thread, std::int64_t rep
     for (std::size_t d = 0; d < shape.size(); ++d)
         ext[placeholderName(d)] = shape[d];
     ext[kRepVar] = replicate;
-    TvmSimplified s = tvmSimplify(thread, ext);
+    TvmSimplified s;
+    try {
+        s = tvmSimplify(thread, ext);
+    } catch (const EvalError& e) {
+        // TVM fails the same way building the fragment (a literal 0 divisor once simplified).
+        throw InputError(std::string("index inference: ") + e.what() + " in the thread map");
+    }
     if (!s.unsure.empty()) notReproduced(s.unsure);
     checkUndecided(shape, replicate, s.undecided);
     return detail::inferIndexLikeTileLang(s.expr, shape);

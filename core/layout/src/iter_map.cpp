@@ -631,12 +631,21 @@ Expr inferIndexLikeTileLang(const Expr& thread, const std::vector<std::int64_t>&
     for (const MarkPtr& m : col.order)
         if (m->dim < 0) order.push_back(m);
     std::vector<Split> pieces;
+    int contributing = 0;
     for (const MarkPtr& m : order) {
         auto it = col.splits.find(m.get());
         std::vector<Split> unused =
             unusedPieces(m, it == col.splits.end() ? std::vector<Split>{} : it->second);
+        if (m->dim < 0 && !unused.empty()) ++contributing;
         pieces.insert(pieces.end(), unused.rbegin(), unused.rend());
     }
+    // TileLang orders the marks that are not input variables as it iterates an unordered_set
+    // keyed by their addresses (utils.cc IterMarkSplitCollector::visited_, ObjectPtrHash): with
+    // unused pieces from two or more such marks, which comes first in the index is not something
+    // the thread map decides.
+    if (contributing >= 2)
+        unsupported("unused pieces of two fused or split iterators, whose order TileLang takes "
+                    "from a set hashed by memory address,");
     // MakeFlattenedExpression: the first piece is the most significant.
     Expr index = constant(0);
     std::int64_t scale = 1;

@@ -594,7 +594,7 @@ private:
     // TVM's shift builders (left_shift/right_shift in tirx/op/op.cc) on two int32 constants, as
     // `T.shift_left(3, 40)` calls them: a count outside 0..31 is refused (C and TVM leave it
     // undefined for TileLang's int32 indices). A shift inside a layout or fragment is checked
-    // where the layout is built (checkShiftCounts); Python's own `3 << 40` is Python's.
+    // where the layout is built (checkInt32Evaluation); Python's own `3 << 40` is Python's.
     std::int64_t constantShift(Op op, std::int64_t x, std::int64_t c, const NodePtr& at) const {
         if (c < 0 || c >= 32)
             fail("shift by " + std::to_string(c) +
@@ -769,7 +769,7 @@ private:
         checkShapeAt(shape, a["shape"].second);
         auto fwd =
             apply(a["forward_fn"].first, a["forward_fn"].second, shape, 1, false, "forward_fn");
-        checkShiftCounts(shape, fwd);
+        checkInt32Evaluation(shape, fwd);
         return wrap(Layout(shape, fwd), n);
     }
 
@@ -827,7 +827,7 @@ private:
         }
         std::vector<Expr> all = index;
         all.push_back(thread);
-        checkShiftCounts(shape, all, rep);
+        checkInt32Evaluation(shape, all, rep);
         return wrap(Fragment(shape, thread, index, rep), n);
     }
 

@@ -162,3 +162,23 @@ TEST(Shifts, ByThirtyTwoOrMoreAreRefusedNamingTheShift) {
 }
 
 } // namespace
+
+namespace {
+
+// At a cell TVM folds int32 constants: a shifted value beyond int32 is a literal it refuses, and
+// a sum or product beyond it wraps around. Evaluated on the form TVM stores, so a product TVM
+// simplified away (`(i * 1000000000) % 64` is 0) is fine.
+TEST(Shifts, ValuesBeyondInt32AreRefusedWhereTileLangWouldRefuseOrWrap) {
+    std::string why = refusal("T.Fragment([32], forward_thread_fn=lambda i: ((i << 31) + i) % 32)");
+    EXPECT_NE(why.find("`_i << 31` is 2147483648 at cell (1)"), std::string::npos) << why;
+    EXPECT_NE(why.find("Literal value 2147483648 exceeds maximum of int32"), std::string::npos)
+        << why;
+    why = refusal("T.Fragment([8], forward_thread_fn=lambda i: ((i * 1000000000) ^ 1) % 8)");
+    EXPECT_NE(why.find("`_i * 1000000000` is 3000000000 at cell (3)"), std::string::npos) << why;
+    EXPECT_NE(why.find("wraps around"), std::string::npos) << why;
+    EXPECT_EQ(refusal("T.Fragment([8, 4], forward_thread_fn=lambda i, j: (i * 1000000000) % 64 + "
+                      "j)"),
+              "");
+}
+
+} // namespace

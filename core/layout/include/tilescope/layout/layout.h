@@ -136,15 +136,16 @@ using Mapping = std::variant<Layout, Fragment>;
 // The index TileLang infers for a thread-only fragment (layout.cc:995, utils.cc:292).
 Expr inferFragmentIndex(const Shape& inputShape, const Expr& thread, std::int64_t replicate);
 
-// TileLang's index values are int32, and TVM's shift builders refuse a count outside 0..31
-// ("Shift amount must be non-negative and less than 32 for type int32"): where the layout is
-// built, for a constant count as written; and where a cell is evaluated, for a count in the form
-// TVM simplified the expression to (a shift it simplified away is never evaluated). Throws an
-// InputError naming the shift (and the first cell, and replica, where its count is out of range)
-// for the `<<` / `>>` of `exprs` (as written, over the placeholders of `shape` and `_rep`), both
-// branches of a select included (TVM evaluates both).
-void checkShiftCounts(const Shape& shape, const std::vector<Expr>& exprs,
-                      std::int64_t replicate = 1);
+// TileLang's index values are int32. TVM's shift builders refuse a count outside 0..31 ("Shift
+// amount must be non-negative and less than 32 for type int32"): where the layout is built, for
+// a constant count as written; and where a cell is evaluated, for a count in the form TVM
+// simplified the expression to (a shift it simplified away is never evaluated). At a cell, a
+// shifted value beyond int32 is a literal TVM refuses, and a sum or product beyond it wraps
+// around in TVM's folding. Throws an InputError naming the shift or value (and the first cell,
+// and replica, where it goes wrong) for `exprs` (as written, over the placeholders of `shape`
+// and `_rep`), both branches of a select included (TVM evaluates both).
+void checkInt32Evaluation(const Shape& shape, const std::vector<Expr>& exprs,
+                          std::int64_t replicate = 1);
 
 // TileLang's DebugOutput repr, e.g. `Fragment((32, 32) -> (8,), replicate: 1, thread: 128, ...)`.
 std::string tilelangRepr(const Mapping& m);
