@@ -1019,7 +1019,8 @@ void usage() {
            "       tilescope-probe --list-sweep\n"
            "       tilescope-probe --version | --help\n"
            "Reads a JSON request (stdin when no file), prints a JSON result.\n"
-           "See tilescope-probe(1) and docs/probe.md (/usr/share/doc/tilescope/docs when installed).\n"
+           "See tilescope-probe(1) and docs/probe.md (/usr/share/doc/tilescope/docs when "
+           "installed).\n"
            "Exit: 0 ok, 1 internal, 2 bad input, 3 no CUDA driver/GPU, 4 compile failed,\n"
            "      5 timed out (hung kernel killed), 6 verification failed.\n";
 }
