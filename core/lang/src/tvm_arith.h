@@ -111,6 +111,15 @@ public:
     // Set when a proof needed TVM's Z3 fallback on a domain too large to enumerate here.
     std::string unsure;
 
+    // TVM's rules re-simplify operands inside rules (a truncdiv asks whether its operands are
+    // non-negative, which simplifies them, nested truncdivs included), so nesting costs
+    // exponentially; past this many node visits the port gives up rather than hang.
+    static constexpr std::int64_t kWorkBudget = 400000;
+    struct OverBudget {};
+    void spend() {
+        if (++work_ > kWorkBudget) throw OverBudget{};
+    }
+
     Rewriter& rewriter() { return *rewrite_; }
     Canonical& canonical() { return *canonical_; }
     const std::vector<Expr>& constraints() const { return constraints_; }
@@ -134,6 +143,7 @@ private:
     std::vector<Expr> constraints_;
     std::unique_ptr<Rewriter> rewrite_;
     std::unique_ptr<Canonical> canonical_;
+    std::int64_t work_ = 0;
     bool exhaustiveProof(const Expr& e);
 
 public:

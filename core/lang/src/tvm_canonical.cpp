@@ -369,6 +369,7 @@ bool Canonical::prodDivSimplify(Expr& lhs, Expr& rhs, Expr& commonScale) {
 }
 
 CVal Canonical::mutate(const Expr& e) {
+    an_.spend();
     switch (e->op) {
     case Op::Add:
         return cAdd(e, 1);
@@ -595,10 +596,23 @@ void collectUndecided(const Expr& e, std::vector<Expr>& context, std::vector<Tvm
 
 } // namespace
 
+namespace {
+
+const char* kOverBudget = "an expression nested too deeply for Tilescope's port of TVM's "
+                          "simplifier to follow in reasonable time";
+
+} // namespace
+
 TvmSimplified tvmSimplify(const Expr& e, const std::map<std::string, std::int64_t>& extents) {
     tvmarith::Analyzer an(extents);
     TvmSimplified out;
-    out.expr = an.simplify(tvmarith::fromPython(e));
+    try {
+        out.expr = an.simplify(tvmarith::fromPython(e));
+    } catch (const tvmarith::Analyzer::OverBudget&) {
+        out.expr = e;
+        out.unsure = kOverBudget;
+        return out;
+    }
     std::vector<Expr> context;
     collectUndecided(out.expr, context, out.undecided);
     out.unsure = an.unsure;
@@ -608,7 +622,13 @@ TvmSimplified tvmSimplify(const Expr& e, const std::map<std::string, std::int64_
 bool tvmCanProve(const Expr& condition, const std::map<std::string, std::int64_t>& extents,
                  std::string* unsure) {
     tvmarith::Analyzer an(extents);
-    const bool proved = an.canProve(tvmarith::fromPython(condition));
+    bool proved = false;
+    try {
+        proved = an.canProve(tvmarith::fromPython(condition));
+    } catch (const tvmarith::Analyzer::OverBudget&) {
+        if (unsure) *unsure = kOverBudget;
+        return false;
+    }
     if (unsure && !proved) *unsure = an.unsure;
     return proved;
 }

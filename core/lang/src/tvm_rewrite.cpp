@@ -356,6 +356,7 @@ Cmp Rewriter::tryCompare(const Expr& xe, const Expr& ye) {
 }
 
 Expr Rewriter::visitNode(const Expr& e) {
+    an_.spend();
     switch (e->op) {
     case Op::Const:
         return e;

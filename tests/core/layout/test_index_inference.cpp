@@ -4,6 +4,7 @@
 #include "tilescope/layout/layout.h"
 #include "tilescope/notation/mapping.h"
 
+#include <chrono>
 #include <gtest/gtest.h>
 
 namespace {
@@ -179,6 +180,23 @@ TEST(Shifts, ValuesBeyondInt32AreRefusedWhereTileLangWouldRefuseOrWrap) {
     EXPECT_EQ(refusal("T.Fragment([8, 4], forward_thread_fn=lambda i, j: (i * 1000000000) % 64 + "
                       "j)"),
               "");
+}
+
+} // namespace
+
+namespace {
+
+// TVM's rules re-simplify operands inside rules, so nested truncdivs cost exponentially (twenty
+// levels took 14 s): past a budget the port says so instead of hanging.
+TEST(IndexInference, DeepNestingIsRefusedNotWaitedFor) {
+    std::string e = "i";
+    for (int k = 0; k < 30; ++k)
+        e = "T.truncdiv(" + e + " + j, 2)";
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string why =
+        refusal("T.Fragment([16, 16], forward_thread_fn=lambda i, j: " + e + ")");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+    EXPECT_NE(why.find("nested too deeply"), std::string::npos) << why;
 }
 
 } // namespace

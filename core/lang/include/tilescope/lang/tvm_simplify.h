@@ -30,8 +30,8 @@ struct TvmUndecided {
 struct TvmSimplified {
     Expr expr;
     std::vector<TvmUndecided> undecided;
-    // Non-empty when a proof TVM hands to Z3 covered a domain too large to enumerate here: the
-    // form is then not certain, and this says where.
+    // Non-empty when the form is not certain, saying why: a fact TVM hands to Z3, or an
+    // expression nested so deeply that the port gave up (`expr` is then `e` as given).
     std::string unsure;
 };
 
