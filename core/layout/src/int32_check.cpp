@@ -7,11 +7,13 @@
 #include "tilescope/lang/tvm_simplify.h"
 #include "tilescope/layout/layout.h"
 #include "tilescope/support/errors.h"
+#include "tilescope/support/limits.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace ts {
 
@@ -47,38 +49,128 @@ std::string shiftWords() {
            "non-negative and less than 32 for type int32\")";
 }
 
-// The first cell, replica by replica, where `value` of the evaluated sub-expression is out of
-// the range [lo, hi]; nothing when there is none (or when the expression fails to evaluate,
-// which the layout's own evaluation reports).
+// Where one of `exprs` first leaves [lo, hi]: the first cell, replica by replica, and which
+// expression (the first in `exprs`' order at that cell: TVM folds a cell operands first, so with
+// `exprs` in post-order it is the value TVM meets first).
 struct Found {
+    std::size_t which = 0;
     std::string cell;
     std::int64_t value = 0;
 };
-std::optional<Found> firstOutside(const Shape& shape, const Expr& e, std::int64_t replicate,
-                                  std::int64_t lo, std::int64_t hi) {
-    for (std::int64_t r = 0; r < replicate; ++r) {
-        std::int64_t bad = -1, value = 0;
-        try {
-            detail::forEachBatch(shape, {e}, r,
-                                 [&](std::int64_t first, std::size_t n, const auto& outs) {
-                                     if (bad >= 0) return;
-                                     for (std::size_t p = 0; p < n; ++p)
-                                         if (outs[0][p] < lo || outs[0][p] > hi) {
-                                             bad = first + static_cast<std::int64_t>(p);
-                                             value = outs[0][p];
-                                             return;
-                                         }
-                                 });
-        } catch (const EvalError&) {
-            return std::nullopt;
-        }
-        if (bad >= 0) {
-            std::string cell = formatCell(detail::unflatten(bad, shape));
-            if (replicate > 1) cell += " (replica " + std::to_string(r) + ")";
-            return Found{cell, value};
-        }
+
+// Coordinates (replica first, then the dimensions) an evaluation visits at most; past it a map
+// whose values interval analysis cannot bound to int32 is refused by name rather than checked
+// for minutes. The same as the layout cell limit, so the check never costs more than one
+// evaluation of the largest layout.
+constexpr std::int64_t kCheckBudget = limits::kMaxCells;
+
+// The variables a check sweeps: `_rep` (as dimension 0) then the shape's dimensions.
+struct Domain {
+    std::vector<std::string> names;
+    std::vector<std::int64_t> extents;
+};
+Domain domainOf(const Shape& shape, std::int64_t replicate) {
+    Domain d;
+    d.names.push_back(kRepVar);
+    d.extents.push_back(std::max<std::int64_t>(replicate, 1));
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        d.names.push_back(placeholderName(k));
+        d.extents.push_back(shape[k]);
     }
-    return std::nullopt;
+    return d;
+}
+
+// A value depends only on the variables it uses, so each group of expressions with the same
+// variables is swept over those alone (`_rep * _rep` over the replicas, not every cell of every
+// replica). A group's first failing point, with the unused coordinates 0, is the first failing
+// cell in replica-major row-major order; the earliest over all groups is the answer.
+// A group whose sweep would pass kCheckBudget points is not swept: `unchecked` receives its
+// first expression, for the caller to refuse by name when nothing else failed.
+std::optional<Found> firstOutside(const Shape& shape, const std::vector<Expr>& exprs,
+                                  std::int64_t replicate, std::int64_t lo, std::int64_t hi,
+                                  Expr& unchecked) {
+    const Domain dom = domainOf(shape, replicate);
+    std::map<std::vector<std::size_t>, std::vector<std::size_t>> groups; // used dims -> exprs
+    for (std::size_t k = 0; k < exprs.size(); ++k) {
+        std::set<std::string> used;
+        collectVars(exprs[k], used);
+        std::vector<std::size_t> dims;
+        for (std::size_t d = 0; d < dom.names.size(); ++d)
+            if (used.count(dom.names[d])) dims.push_back(d);
+        groups[dims].push_back(k);
+    }
+    std::optional<std::pair<std::vector<std::int64_t>, Found>> best;
+    std::size_t uncheckedAt = 0;
+    struct Stop {};
+    for (const auto& group : groups) {
+        const std::vector<std::size_t>& dims = group.first;
+        const std::vector<std::size_t>& members = group.second; // a lambda below captures it
+        std::int64_t points = 1;
+        bool tooMany = false;
+        for (std::size_t d : dims) {
+            tooMany = tooMany || points > kCheckBudget / dom.extents[d];
+            points = tooMany ? points : points * dom.extents[d];
+        }
+        if (tooMany) {
+            if (!unchecked || members.front() < uncheckedAt) {
+                unchecked = exprs[members.front()];
+                uncheckedAt = members.front();
+            }
+            continue;
+        }
+        Shape sub;
+        std::map<std::string, Expr> to;
+        for (std::size_t q = 0; q < dims.size(); ++q) {
+            sub.push_back(dom.extents[dims[q]]);
+            to[dom.names[dims[q]]] = var(placeholderName(q));
+        }
+        std::vector<Expr> es;
+        for (std::size_t k : members)
+            es.push_back(substitute(exprs[k], [&](const std::string& name) {
+                auto it = to.find(name);
+                return it == to.end() ? Expr{} : it->second;
+            }));
+        std::int64_t bad = -1;
+        Found found;
+        try {
+            detail::forEachBatch(sub, es, 0,
+                                 [&](std::int64_t first, std::size_t count, const auto& outs) {
+                                     for (std::size_t p = 0; p < count; ++p)
+                                         for (std::size_t m = 0; m < es.size(); ++m)
+                                             if (outs[m][p] < lo || outs[m][p] > hi) {
+                                                 bad = first + static_cast<std::int64_t>(p);
+                                                 found.which = members[m];
+                                                 found.value = outs[m][p];
+                                                 throw Stop{};
+                                             }
+                                 });
+        } catch (const Stop&) {
+        } catch (const EvalError&) {
+            continue; // the layout's own evaluation names the failing cell
+        }
+        if (bad < 0) continue;
+        std::vector<std::int64_t> at(dom.names.size(), 0);
+        const std::vector<std::int64_t> point = detail::unflatten(bad, sub);
+        for (std::size_t q = 0; q < dims.size(); ++q)
+            at[dims[q]] = point[q];
+        if (!best || at < best->first || (at == best->first && found.which < best->second.which))
+            best.emplace(at, found);
+    }
+    if (!best) return std::nullopt;
+    auto& [at, found] = *best;
+    found.cell = formatCell(std::vector<std::int64_t>(at.begin() + 1, at.end()));
+    if (replicate > 1) found.cell += " (replica " + std::to_string(at.front()) + ")";
+    return found;
+}
+
+// Refuses, by name, a value left unchecked because its sweep would cost more than kCheckBudget.
+[[noreturn]] void refuseUnchecked(const Expr& e) {
+    throw InputError("`" + printExpr(e) +
+                     "` cannot be shown to stay within int32 (TileLang's index type) without "
+                     "evaluating it at more than " +
+                     std::to_string(kCheckBudget) +
+                     " points, more than Tilescope checks: a smaller shape or replicate, or a "
+                     "map whose values are bounded as written, is checked");
 }
 
 } // namespace
@@ -131,6 +223,7 @@ void checkInt32Evaluation(const Shape& shape, const std::vector<Expr>& exprs,
     std::vector<Expr> shifts;
     for (const Expr& e : stored)
         collect(e, isShift, shifts);
+    std::vector<Expr> varying;
     for (const Expr& s : shifts) {
         std::int64_t c;
         if (isConst(s->b, &c)) {
@@ -139,13 +232,20 @@ void checkInt32Evaluation(const Shape& shape, const std::vector<Expr>& exprs,
                                  " wherever it is evaluated: " + shiftWords());
             continue;
         }
-        // A count that varies: the first cell where it leaves 0..31 is where TileLang fails.
-        if (auto f = firstOutside(shape, s->b, replicate, 0, kShiftLimit - 1))
-            throw InputError("the shift `" + printExpr(s) + "` is by " + std::to_string(f->value) +
-                             " at cell " + f->cell + ": " + shiftWords());
+        varying.push_back(s);
     }
+    // A count that varies: the first cell where it leaves 0..31 is where TileLang fails.
+    std::vector<Expr> counts;
+    for (const Expr& s : varying)
+        counts.push_back(s->b);
+    Expr unchecked;
+    if (auto f = firstOutside(shape, counts, replicate, 0, kShiftLimit - 1, unchecked))
+        throw InputError("the shift `" + printExpr(varying[f->which]) + "` is by " +
+                         std::to_string(f->value) + " at cell " + f->cell + ": " + shiftWords());
+    if (unchecked) refuseUnchecked(unchecked);
     // Every intermediate value must be an int32 too. Where interval analysis shows it (the
-    // evaluator's narrow path), nothing is evaluated; else each value is, at every cell. A
+    // evaluator's narrow path), nothing is evaluated; else each value is, over the variables it
+    // uses. A
     // shifted value out of range is a literal TVM refuses; a sum or product out of range wraps
     // around in TVM's folding, which Tilescope does not reproduce.
     try {
@@ -153,12 +253,15 @@ void checkInt32Evaluation(const Shape& shape, const std::vector<Expr>& exprs,
     } catch (const std::exception&) {
         return; // an expression the evaluator refuses is reported by the layout's evaluation
     }
-    std::vector<Expr> values;
+    // Only the values interval analysis cannot bound to int32 are evaluated (a value whose
+    // operands fit and whose own range fits needs no cell visited).
+    std::vector<Expr> all, values;
     for (const Expr& e : stored)
-        collect(e, isIntegerNode, values);
-    for (const Expr& v : values) {
-        auto f = firstOutside(shape, v, replicate, kMin32, kMax32);
-        if (!f) continue;
+        collect(e, isIntegerNode, all);
+    for (const Expr& v : all)
+        if (!Program({v}, names, extents).narrow()) values.push_back(v);
+    if (auto f = firstOutside(shape, values, replicate, kMin32, kMax32, unchecked)) {
+        const Expr& v = values[f->which];
         const std::string where =
             "`" + printExpr(v) + "` is " + std::to_string(f->value) + " at cell " + f->cell;
         if (v->op == Op::Shl)
@@ -171,6 +274,7 @@ void checkInt32Evaluation(const Shape& shape, const std::vector<Expr>& exprs,
                                  "around: that wrap is beyond what Tilescope reproduces (it "
                                  "computes in 64 bits)");
     }
+    if (unchecked) refuseUnchecked(unchecked);
 }
 
 } // namespace ts

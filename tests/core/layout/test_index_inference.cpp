@@ -182,6 +182,28 @@ TEST(Shifts, ValuesBeyondInt32AreRefusedWhereTileLangWouldRefuseOrWrap) {
               "");
 }
 
+// A value is checked over the variables it uses: `rep * rep` over the replicas alone, so a
+// fragment with many replicas is answered at once, naming the first cell, replica by replica.
+// A value using so many coordinates that checking it would cost more than evaluating the
+// largest layout is refused by name, never passed unchecked.
+TEST(Shifts, ValuesAreCheckedOverTheVariablesTheyUse) {
+    std::string why = refusal("T.Fragment([32, 32], forward_thread_fn=lambda i, j, rep: (i + j + "
+                              "rep * rep) % 32, replicate=65535)");
+    EXPECT_NE(why.find("`_rep * _rep` is 2147488281 at cell (0, 0) (replica 46341)"),
+              std::string::npos)
+        << why;
+    why = refusal("T.Fragment([4, 8], forward_thread_fn=lambda i, j: (j * 400000001 + i) % 32)");
+    EXPECT_NE(why.find("`_j * 400000001` is 2400000006 at cell (0, 6)"), std::string::npos) << why;
+    why =
+        refusal("T.Fragment([1024, 1024], forward_thread_fn=lambda i, j, rep: (i * j * rep) % 32, "
+                "replicate=65535)");
+    EXPECT_NE(why.find("cannot be shown to stay within int32"), std::string::npos) << why;
+    EXPECT_EQ(
+        refusal("T.Fragment([32, 32], forward_thread_fn=lambda i, j, rep: (i + j * 70000000 + "
+                "rep * 7) % 32, replicate=4)"),
+        "");
+}
+
 } // namespace
 
 namespace {
