@@ -2,11 +2,13 @@
 // CuTe layout text -> IntTuples -> Tilescope Layout / Fragment (cute_layout.h, interop.h).
 #include "tilescope/notation/cute_layout.h"
 
+#include "cute_dsl_text.h"
 #include "interop_text.h"
 #include "tilescope/notation/interop.h"
 #include "tilescope/support/errors.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace ts::cute {
@@ -18,14 +20,42 @@ using interop::Cursor;
 constexpr std::size_t kMaxDepth = 16;
 constexpr std::size_t kMaxModes = 64;
 
-// CuTe prints static integers as `_8`; dynamic ones as `8`. Both mean the integer.
-std::int64_t cuteInt(Cursor& c, const char* what) {
+// CuTe strides and offsets may exceed int32 (a global tensor's row stride past 2^31 elements,
+// CuTe's int64_t strides): read up to 2^48, far enough below int64 that the checked sums of
+// up to 64 products with 2^24 coordinates cannot overflow unnoticed.
+constexpr std::int64_t kMaxCuteLiteral = std::int64_t{1} << 48;
+
+// CuTe prints static integers as `_8`; dynamic ones as `8`. Both mean the integer. A negative
+// one (`-8`, `_-8` for a static Int<-8>) is read only where the caller allows it.
+std::int64_t cuteInt(Cursor& c, const char* what, bool allowNegative = false) {
     c.skipWs();
     if (c.peek() == '_') {
         c.setPos(c.pos() + 1);
-        if (!c.peekDigit()) c.fail(std::string("expected ") + what + " after '_'");
+        if (!c.peekDigit() && !(allowNegative && c.peek() == '-'))
+            c.fail(std::string("expected ") + what + " after '_'");
     }
-    return c.integer(what);
+    std::size_t start = c.pos();
+    bool neg = false;
+    if (allowNegative && c.peek() == '-') {
+        neg = true;
+        c.setPos(c.pos() + 1);
+    }
+    if (!c.peekDigit()) {
+        c.setPos(start);
+        c.fail(std::string("expected ") + what + ", found " + c.describeHere());
+    }
+    std::int64_t v = 0;
+    std::string_view t = c.text();
+    std::size_t p = c.pos();
+    while (p < t.size() && std::isdigit(static_cast<unsigned char>(t[p]))) {
+        v = v * 10 + (t[p] - '0');
+        if (v > kMaxCuteLiteral)
+            c.failAt(start + 1, std::string(what) + " too large (Tilescope reads CuTe integers " +
+                                    "up to 2^48 = " + std::to_string(kMaxCuteLiteral) + ")");
+        ++p;
+    }
+    c.setPos(p);
+    return neg ? -v : v;
 }
 
 IntTuple parseTuple(Cursor& c, bool strides, std::size_t depth) {
@@ -44,19 +74,32 @@ IntTuple parseTuple(Cursor& c, bool strides, std::size_t depth) {
         c.expect(')', "to close the tuple");
         return t;
     }
-    if (c.peek() != '_' && !c.peekDigit())
+    if (c.peek() != '_' && !c.peekDigit() && !(strides && c.peek() == '-'))
         c.fail(std::string("expected ") + (strides ? "a stride" : "a shape") +
                " (an integer or a parenthesised tuple), found " + c.describeHere());
-    t.value = cuteInt(c, strides ? "a stride" : "a shape extent");
+    t.value = cuteInt(c, strides ? "a stride" : "a shape extent", strides);
     if (!strides && t.value == 0) c.failAt(t.column, "a shape extent must be positive");
-    if (strides && c.accept('@')) {
+    if (!strides && t.value > interop::kMaxLiteral)
+        c.failAt(t.column, "a shape extent too large (the limit is " +
+                               std::to_string(interop::kMaxLiteral) + ")");
+    if (t.value < 0)
+        c.failAt(t.column, "negative stride " + std::to_string(t.value) +
+                               ": CuTe reads it as a mode walking backwards, but Tilescope's "
+                               "layouts map to non-negative offsets, so it does not read "
+                               "negative strides");
+    // A basis stride `d@k`, or CuTe's nested ScaledBasis `d@i@j` (printed innermost first: d in
+    // sub-mode i of mode j of the codomain, CuTe's E<j,i>).
+    std::vector<int> modes;
+    while (strides && c.accept('@')) {
         std::size_t col = c.column();
         std::int64_t mode = c.integer("a basis mode");
         if (mode > 7) c.failAt(col, "basis mode " + std::to_string(mode) + " exceeds rank 8");
-        t.basis = static_cast<int>(mode);
-        if (c.peek() == '@')
-            c.fail("nested basis strides (`d@i@j`, a coordinate inside a mode of the codomain) "
-                   "are not supported");
+        if (modes.size() >= 4) c.failAt(col, "basis strides nested more than 4 deep");
+        modes.push_back(static_cast<int>(mode));
+    }
+    if (!modes.empty()) {
+        t.basis = modes.back();
+        t.inner.assign(modes.rbegin() + 1, modes.rend());
     }
     return t;
 }
@@ -90,7 +133,8 @@ std::optional<Swizzle> parseSwizzle(Cursor& c) {
         s.base = static_cast<int>(c.integer("the swizzle's base M"));
         c.expect('_', "in SW_B_M_S");
         s.shift = static_cast<int>(c.integer("the swizzle's shift S", true));
-    } else if (c.acceptWord("Swizzle<") || c.acceptWord("Sw<")) {
+    } else if (c.acceptWord("Swizzle<") || c.acceptWord("Sw<") || c.acceptWord("S<")) {
+        // `S<3,4,3>` is the CuTe DSL's print of the same swizzle.
         s.bits = static_cast<int>(cuteInt(c, "the swizzle's bit count B"));
         c.expect(',', "in Sw<B,M,S>");
         s.base = static_cast<int>(cuteInt(c, "the swizzle's base M"));
@@ -98,7 +142,11 @@ std::optional<Swizzle> parseSwizzle(Cursor& c) {
         c.skipWs();
         if (c.peek() == '_') c.setPos(c.pos() + 1);
         s.shift = static_cast<int>(c.integer("the swizzle's shift S", true));
-        c.expect('>', "to close Sw<B,M,S>");
+        // The CuTe DSL (4.8) prints a swizzle with a negative shift without its `>`:
+        // `S<3,4,-3 o 0 o (8,64):(64,1)`.
+        const bool dslNegative =
+            s.shift < 0 && c.peek() == 'o' && c.text().substr(c.pos(), 2) == "o ";
+        if (!dslNegative) c.expect('>', "to close Sw<B,M,S>");
         if (c.accept('{')) c.expect('}', "after Swizzle<B,M,S>{");
     } else {
         return std::nullopt;
@@ -116,7 +164,7 @@ std::int64_t checkedMulAdd(std::int64_t acc, std::int64_t a, std::int64_t b) {
 
 void flattenInto(const IntTuple& shape, const IntTuple& stride, std::vector<Mode>& out) {
     if (shape.leaf) {
-        out.push_back({shape.value, stride.value, stride.basis, stride.column});
+        out.push_back({shape.value, stride.value, stride.basis, stride.inner, stride.column});
         if (out.size() > kMaxModes)
             throw InputError("more than 64 modes after flattening", stride.column);
         return;
@@ -179,7 +227,18 @@ Composed parseComposed(std::string_view text) {
         // An offset between swizzle and layout, as CuTe prints a ComposedLayout: `Sw o 0 o L`.
         std::size_t save = c.pos();
         c.skipWs();
-        if (c.peek() == '_' || c.peekDigit()) {
+        if (c.acceptWord("smem_ptr[")) {
+            // CuTe C++'s GMMA shared-memory atoms: `Sw<3,4,3> o smem_ptr[16b](unset) o L`.
+            std::size_t col = c.column();
+            std::int64_t bits = c.integer("the element width in bits");
+            if (bits < 1 || bits > 1024) c.failAt(col, "an element width of 1 to 1024 bits");
+            if (!c.acceptWord("b](unset)"))
+                c.fail("this is CuTe's print of a swizzled layout on a shared-memory pointer "
+                       "that is set; Tilescope reads the layout's own print, "
+                       "`smem_ptr[16b](unset)`");
+            r.elementBits = static_cast<int>(bits);
+            if (!c.acceptWord("o")) c.fail("expected 'o' (composition) after smem_ptr[...]");
+        } else if (c.peek() == '_' || c.peekDigit()) {
             std::int64_t off = cuteInt(c, "an offset");
             if (c.acceptWord("o")) {
                 r.offset = off;
@@ -214,6 +273,67 @@ Expr swizzleExpr(const Expr& x, const Swizzle& s) {
                             constant(mask << (s.base - s.shift))));
 }
 
+namespace {
+
+// The output axes of basis strides: CuTe's codomain modes in order, a mode that some stride
+// names with a nested basis (`1@0@1`: sub-mode 0 of mode 1) expanded into its sub-modes, a
+// mode no stride names an output that stays 0 (CuTe's _0 in the coordinate it returns).
+struct BasisNode {
+    bool leaf = false;
+    std::size_t column = 0;
+    std::map<int, BasisNode> kids;
+};
+
+void numberOutputs(const BasisNode& n, std::vector<int>& path,
+                   std::map<std::vector<int>, std::size_t>& index, std::size_t& next) {
+    if (n.kids.empty()) {
+        index[path] = next++;
+        return;
+    }
+    for (int k = 0; k <= n.kids.rbegin()->first; ++k) {
+        path.push_back(k);
+        auto it = n.kids.find(k);
+        if (it == n.kids.end())
+            ++next; // a sub-mode no stride moves: an output that is 0 everywhere
+        else
+            numberOutputs(it->second, path, index, next);
+        path.pop_back();
+    }
+}
+
+std::string basisText(const std::vector<int>& path) {
+    std::string s = "d";
+    for (auto it = path.rbegin(); it != path.rend(); ++it)
+        s += "@" + std::to_string(*it);
+    return s;
+}
+
+// The element offset of a swizzled shared-memory layout as CuTe C++ addresses it: with
+// `smem_ptr[Nb]` the swizzle acts on byte addresses, Sw(offset * bytes) / bytes, which for a
+// power-of-two element of 2^k bytes is Sw<B, M - k, S> on the element offset when M >= k.
+Swizzle elementSwizzle(const Composed& c) {
+    const Swizzle& s = *c.swizzle;
+    if (c.elementBits == 0 || s.bits == 0) return s;
+    const int bits = c.elementBits;
+    if (bits % 8 != 0 || (bits & (bits - 1)) != 0)
+        throw InputError("this is CuTe's print of a swizzle on the addresses of " +
+                         std::to_string(bits) + "-bit elements (smem_ptr[" + std::to_string(bits) +
+                         "b]), which Tilescope does not read yet: it reads 8-, 16-, 32-, 64- "
+                         "and 128-bit elements");
+    int k = 0;
+    while ((8 << k) < bits)
+        ++k;
+    if (s.base < k)
+        throw InputError(print(s) + " on the byte addresses of " + std::to_string(bits) +
+                         "-bit elements (smem_ptr[" + std::to_string(bits) +
+                         "b]) moves bits inside an element (M < " + std::to_string(k) +
+                         "), so the element offsets would not be whole numbers; Tilescope "
+                         "does not read it");
+    return {s.bits, s.base - k, s.shift};
+}
+
+} // namespace
+
 ts::Layout toLayout(const Composed& c) {
     const Layout& l = c.layout;
     std::vector<const IntTuple*> shapes, strides;
@@ -230,7 +350,7 @@ ts::Layout toLayout(const Composed& c) {
     std::vector<std::vector<Mode>> modes;
     bool anyBasis = false, anyInt = false;
     std::size_t intColumn = 0;
-    int outRank = 1;
+    BasisNode root;
     std::int64_t maxOffset = 0;
     for (std::size_t d = 0; d < shapes.size(); ++d) {
         grid.push_back(size(*shapes[d]));
@@ -238,7 +358,27 @@ ts::Layout toLayout(const Composed& c) {
         for (const Mode& m : modes.back()) {
             if (m.basis >= 0) {
                 anyBasis = true;
-                outRank = std::max(outRank, m.basis + 1);
+                std::vector<int> path{m.basis};
+                path.insert(path.end(), m.inner.begin(), m.inner.end());
+                BasisNode* node = &root;
+                for (std::size_t q = 0; q < path.size(); ++q) {
+                    if (node->leaf)
+                        throw InputError("column " + std::to_string(m.column) + ": basis stride " +
+                                             basisText(path) + " makes a tuple of a mode that " +
+                                             basisText({path.begin(), path.begin() + q}) +
+                                             " (column " + std::to_string(node->column) +
+                                             ") makes an integer: CuTe cannot add the two",
+                                         m.column);
+                    node = &node->kids[path[q]];
+                }
+                if (!node->kids.empty())
+                    throw InputError("column " + std::to_string(m.column) + ": basis stride " +
+                                         basisText(path) +
+                                         " makes an integer of a mode that another basis stride "
+                                         "makes a tuple: CuTe cannot add the two",
+                                     m.column);
+                node->leaf = true;
+                node->column = m.column;
             } else if (m.stride != 0) {
                 anyInt = true;
                 intColumn = m.column;
@@ -255,22 +395,33 @@ ts::Layout toLayout(const Composed& c) {
         throw InputError("a swizzle composes with integer offsets, not basis strides");
     if (c.offset != 0) maxOffset = checkedMulAdd(maxOffset, c.offset, 1);
     (void)maxOffset;
-    std::vector<Expr> out(static_cast<std::size_t>(outRank), constant(0));
+    std::map<std::vector<int>, std::size_t> outIndex;
+    std::size_t outRank = 1;
+    if (anyBasis) {
+        std::vector<int> path;
+        outRank = 0;
+        numberOutputs(root, path, outIndex, outRank);
+        if (outRank > 8)
+            throw InputError("the basis strides name " + std::to_string(outRank) +
+                             " outputs; Tilescope's limit is rank 8");
+    }
+    std::vector<Expr> out(outRank, constant(0));
     for (std::size_t d = 0; d < modes.size(); ++d) {
         Expr x = var(placeholderName(d));
         for (std::size_t k = 0; k < modes[d].size(); ++k) {
             const Mode& m = modes[d][k];
             if (m.size == 1 || m.stride == 0) continue;
-            if (m.stride < 0)
-                throw InputError("column " + std::to_string(m.column) +
-                                     ": negative strides are not supported",
-                                 m.column);
-            std::size_t o = m.basis >= 0 ? static_cast<std::size_t>(m.basis) : 0;
+            std::size_t o = 0;
+            if (m.basis >= 0) {
+                std::vector<int> path{m.basis};
+                path.insert(path.end(), m.inner.begin(), m.inner.end());
+                o = outIndex.at(path);
+            }
             out[o] = out[o] + subCoordinate(x, modes[d], k) * m.stride;
         }
     }
     if (c.offset) out[0] = out[0] + c.offset;
-    if (c.swizzle) out[0] = swizzleExpr(out[0], *c.swizzle);
+    if (c.swizzle) out[0] = swizzleExpr(out[0], elementSwizzle(c));
     return ts::Layout(grid, out);
 }
 
@@ -524,7 +675,8 @@ cute::Layout layoutAfter(std::string_view text, std::size_t pos) {
     std::string_view line = text.substr(0, end == std::string_view::npos ? text.size() : end);
     for (std::string_view lab :
          {"Tiler_MN:", "TiledLayout_TV:", "LayoutA_TV:", "LayoutB_TV:", "LayoutC_TV:", "Shape_MNK:",
-          "ThrID:", "ThrLayoutVMNK:", "PermutationMNK:"}) {
+          "ThrID:", "ThrLayoutVMNK:", "PermutationMNK:", "ValLayoutSrc:", "ValLayoutDst:",
+          "ValLayoutRef:", "ValueType:"}) {
         std::size_t q = line.find(lab, pos);
         if (q != std::string_view::npos) line = line.substr(0, q);
     }
@@ -541,17 +693,41 @@ cute::Layout layoutAfter(std::string_view text, std::size_t pos) {
     }
 }
 
+// The extent of one entry of a Tiler_MN or PermutationMNK: an integer (`_32`), or a layout,
+// which CuTe's DSL prints even for a plain extent (`32:1`). A layout that is not the identity
+// on its extent permutes or strides the tile's rows or columns: refused by name.
+std::int64_t tilerEntry(interop::Cursor& c, const char* what) {
+    c.skipWs();
+    std::size_t col = c.column();
+    cute::IntTuple shape = cute::parseTuple(c, false, 0);
+    if (!c.accept(':')) {
+        if (!shape.leaf)
+            c.failAt(col, std::string(what) + " entries are extents or layouts; " +
+                              cute::print(shape) + " is a shape without a stride");
+        return shape.value;
+    }
+    cute::IntTuple stride = cute::parseTuple(c, true, 0);
+    cute::checkCongruent(shape, stride, c);
+    std::int64_t expect = 1;
+    for (const cute::Mode& md : cute::flattenModes(shape, stride)) {
+        if (md.size == 1) continue;
+        if (md.basis >= 0 || md.stride != expect)
+            c.failAt(col, "this is CuTe's print of a " + std::string(what) + " entry " +
+                              cute::print(cute::Layout{shape, stride}) +
+                              " that is not the identity on its extent (it permutes or strides "
+                              "the tile's rows or columns), which Tilescope does not read yet");
+        expect *= md.size;
+    }
+    return cute::size(shape);
+}
+
 std::vector<std::int64_t> tupleAfter(std::string_view text, std::size_t pos, std::size_t count,
                                      const char* what) {
     interop::Cursor c(text, pos);
     std::vector<std::int64_t> v;
     c.expect('(', (std::string("to open ") + what).c_str());
     do {
-        c.skipWs();
-        if (c.peek() == '_') c.setPos(c.pos() + 1);
-        if (!c.peekDigit())
-            c.fail(std::string(what) + " must be integers (a tiler of layouts is not supported)");
-        v.push_back(c.integer(what));
+        v.push_back(tilerEntry(c, what));
     } while (c.accept(','));
     c.expect(')', (std::string("to close ") + what).c_str());
     if (v.size() < count)
@@ -559,9 +735,62 @@ std::vector<std::int64_t> tupleAfter(std::string_view text, std::size_t pos, std
     return v;
 }
 
+// PermutationMNK as CuTe prints it: `(_,_,_)` (the atoms side by side), or entries that the
+// DSL prints as layouts; an identity `N:1` over the whole tile extent is the same as `_`.
+void checkPermutation(std::string_view text, std::size_t pos, std::size_t column,
+                      const std::int64_t (&extent)[3]) {
+    interop::Cursor c(text, pos);
+    std::size_t start = c.pos();
+    auto refuse = [&]() {
+        std::size_t end = text.find('\n', start);
+        std::string p(text.substr(start, end == std::string_view::npos ? std::string_view::npos
+                                                                       : end - start));
+        p.erase(std::remove_if(p.begin(), p.end(), ::isspace), p.end());
+        throw ParseError("this is CuTe's print of a TiledMMA with PermutationMNK " + p +
+                             ", which Tilescope does not read yet: it reads TiledMMA prints "
+                             "whose PermutationMNK is (_,_,_) (the atoms side by side)",
+                         std::string(text), column);
+    };
+    if (!c.accept('(')) refuse();
+    for (int k = 0; k < 3; ++k) {
+        if (k > 0 && !c.accept(',')) refuse();
+        if (c.accept('_')) continue;
+        try {
+            if (tilerEntry(c, "PermutationMNK") != extent[k]) refuse();
+        } catch (const ParseError&) {
+            refuse();
+        }
+    }
+    if (!c.accept(')')) refuse();
+}
+
 } // namespace
 
-Mapping parseCuTe(std::string_view text) {
+namespace {
+
+// A TiledCopy print that carries its copy atom: the atom moves size<1>(its Ref/Dst layout)
+// values per thread, and CuTe partitions the TiledLayout_TV's values by that count. When it
+// does not divide them (an ldmatrix.x4 atom on an operand that needs .x2), CuTe's partition
+// puts one element in several registers of a thread, which the TV layout alone does not say
+// and a fragment cannot show: refused by name rather than shown as the TV layout reads.
+void checkCopyAtomValues(std::string_view text, const cute::Layout& tv) {
+    Label ref = findLabel(text, "ValLayoutRef:");
+    if (ref.at == std::string_view::npos) ref = findLabel(text, "ValLayoutDst:");
+    if (ref.at == std::string_view::npos || tv.shape.leaf || tv.shape.children.size() != 2) return;
+    cute::Layout atom = layoutAfter(text, ref.at);
+    if (atom.shape.leaf || atom.shape.children.size() != 2) return;
+    const std::int64_t atomValues = cute::size(atom.shape.children[1]);
+    const std::int64_t tvValues = cute::size(tv.shape.children[1]);
+    if (atomValues > 0 && tvValues % atomValues != 0)
+        throw InputError("this is CuTe's print of a TiledCopy whose copy atom moves " +
+                         std::to_string(atomValues) +
+                         " values per thread while its TiledLayout_TV gives each thread " +
+                         std::to_string(tvValues) +
+                         ": CuTe's partition then holds one element in several registers of a "
+                         "thread, which Tilescope does not read (a fragment cannot show it)");
+}
+
+Mapping parseCuTeLabelled(std::string_view text) {
     Label tiler = findLabel(text, "Tiler_MN:"), tiled = findLabel(text, "TiledLayout_TV:");
     Label mnk = findLabel(text, "Shape_MNK:");
     Label la = findLabel(text, "LayoutA_TV:"), lb = findLabel(text, "LayoutB_TV:"),
@@ -581,6 +810,7 @@ Mapping parseCuTe(std::string_view text) {
         m = t[0];
         n = t.size() > 1 ? t[1] : 0;
         tv = layoutAfter(text, tiled.at);
+        checkCopyAtomValues(text, tv);
         if (n == 0) return cute::tvToFragment(tv, m, 1).reshape({m});
     } else {
         if (mnk.at == std::string_view::npos)
@@ -602,21 +832,16 @@ Mapping parseCuTe(std::string_view text) {
         Label vmnk = findLabel(text, "ThrLayoutVMNK:");
         if (vmnk.at != std::string_view::npos) {
             Label perm = findLabel(text, "PermutationMNK:");
+            cute::Layout vl = layoutAfter(text, vmnk.at);
             if (perm.at != std::string_view::npos) {
-                std::size_t end = text.find('\n', perm.at);
-                std::string p(text.substr(perm.at, end == std::string_view::npos
-                                                       ? std::string_view::npos
-                                                       : end - perm.at));
-                p.erase(std::remove_if(p.begin(), p.end(), ::isspace), p.end());
-                if (p != "(_,_,_)")
-                    throw ParseError("a TiledMMA with PermutationMNK " + p +
-                                         ": Tilescope reads TiledMMA prints whose "
-                                         "PermutationMNK is (_,_,_) (the atoms side by side)",
-                                     std::string(text), perm.column);
+                std::int64_t extent[3] = {s[0], s[1], s[2]};
+                if (!vl.shape.leaf && vl.shape.children.size() == 4)
+                    for (int k = 0; k < 3; ++k)
+                        extent[k] *= cute::size(vl.shape.children[k + 1]);
+                checkPermutation(text, perm.at, perm.column, extent);
             }
             const int row = &use == &lb ? 2 : 1, col = &use == &lc ? 2 : 3;
-            return cute::tileMma(cute::tvToFragment(tv, m, n), layoutAfter(text, vmnk.at), row, col,
-                                 cute::tvThreads(tv));
+            return cute::tileMma(cute::tvToFragment(tv, m, n), vl, row, col, cute::tvThreads(tv));
         }
         // The atom's TV layouts number threads logically; ThrID gives each one's lane (SM70's
         // 8x8x4 atoms run on a quadpair, lanes 0-3 and 16-19).
@@ -626,6 +851,20 @@ Mapping parseCuTe(std::string_view text) {
                                     cute::tvThreads(tv));
     }
     return cute::tvToFragment(tv, m, n);
+}
+
+} // namespace
+
+Mapping parseCuTe(std::string_view text) {
+    if (auto form = cute::unreadCuteForm(text)) throw InputError(*form);
+    // The CuTe DSL prints the same atoms with other labels; read with CuTe C++'s, report with the
+    // text as given (the labels keep their length, so columns are the same).
+    std::string norm = cute::normalizeDslLabels(text);
+    try {
+        return parseCuTeLabelled(norm);
+    } catch (const ParseError& e) {
+        throw ParseError(e.message(), std::string(text), e.column());
+    }
 }
 
 } // namespace ts

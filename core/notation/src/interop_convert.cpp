@@ -7,6 +7,7 @@
 #include "tilescope/support/errors.h"
 
 #include <bit>
+#include <cstdlib>
 #include <numeric>
 
 namespace ts {
@@ -206,9 +207,16 @@ Conversion layoutToCuTe(const Layout& l) {
             "not an affine layout; the search for a swizzle that makes it affine stops at "
             "65536 cells");
     std::vector<std::int64_t> un(t.out.size());
+    // Positive shifts first (the common ones), then CuTe's negative shifts (`Sw<3,4,-3>`: the
+    // low bits XORed into the high ones), so that such a swizzle converts back to itself.
+    std::vector<int> shifts;
+    for (int s = 1; s <= 10; ++s)
+        shifts.push_back(s);
+    for (int s = 1; s <= 10; ++s)
+        shifts.push_back(-s);
     for (int b = 1; b <= 5; ++b)
-        for (int s = b; s <= 10; ++s)
-            for (int m = 0; m + b + s <= 20; ++m) {
+        for (int s : shifts)
+            for (int m = 0; std::abs(s) >= b && m + b + std::abs(s) <= 20; ++m) {
                 cute::Swizzle sw{b, m, s};
                 for (std::size_t k = 0; k < t.out.size(); ++k)
                     un[k] = cute::applySwizzle(t.out[k], sw);

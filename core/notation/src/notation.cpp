@@ -2,6 +2,7 @@
 // Which layout language a text is written in, and the dispatch parseMapping uses (interop.h).
 #include "tilescope/notation/interop.h"
 
+#include "cute_dsl_text.h"
 #include "interop_value.h"
 
 #include <cctype>
@@ -43,7 +44,9 @@ std::string_view callee(std::string_view t) {
 } // namespace
 
 Notation recognizeNotation(std::string_view text) {
-    std::string_view t = trimmed(text);
+    // The CuTe DSL's labels (`Tiler MN:`, `TV Layout A:`, ...) are read as CuTe C++'s.
+    const std::string norm = cute::normalizeDslLabels(text);
+    std::string_view t = trimmed(norm);
     if (t.empty()) return Notation::TileLang;
     const char c = t.front();
     // A tuple or integer is CuTe only with a stride after it: `42` or `(4, 4)` alone stay the
@@ -52,7 +55,7 @@ Notation recognizeNotation(std::string_view text) {
         c == '(' || std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '_' && t.size() > 1 && std::isdigit(static_cast<unsigned char>(t[1])));
     if ((tupleStart && t.find(':') != std::string_view::npos) || startsWith(t, "Sw<") ||
-        startsWith(t, "Swizzle<") || startsWith(t, "SW_"))
+        startsWith(t, "Swizzle<") || startsWith(t, "SW_") || startsWith(t, "S<"))
         return Notation::CuTeLayout;
     for (std::string_view label : {"Tiler_MN:", "TiledLayout_TV:", "LayoutC_TV:", "LayoutA_TV:",
                                    "LayoutB_TV:", "Shape_MNK:"})
@@ -61,6 +64,9 @@ Notation recognizeNotation(std::string_view text) {
              startsWith(t, "MMA_Atom") || startsWith(t, "Copy_Atom") || startsWith(t, "ThrID:") ||
              startsWith(t, "Tiler_MN:") || startsWith(t, "Shape_MNK:")))
             return Notation::CuTeTV;
+    // Other CuTe prints (a Copy_Atom alone, a tensor, a pointer): CuTe's, so that the reader can
+    // say which print it is rather than fail on it as the mapping language.
+    if (cute::looksLikeCutePrint(t)) return Notation::CuTeTV;
     if (c == '-' || startsWith(t, "#ttg.linear<")) return Notation::TritonLinear;
     std::string_view f = callee(t);
     for (std::string_view n : {"DistributedLinearLayout", "SharedLinearLayout", "to_linear_layout"})

@@ -4,6 +4,9 @@
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
+#include <cstdint>
+#include <limits>
+
 namespace ts {
 
 namespace {
@@ -35,6 +38,14 @@ std::string toTileLangCode(const Mapping& m) {
         if (l->isTabulated())
             throw InputError("an inverted layout is known only by its table; copy the text that "
                              "built it instead");
+        // CuTe strides may pass 2^31 (Tilescope reads them up to 2^48); TileLang's indices are
+        // int32, so such a layout has no T.Layout that means the same.
+        LayoutTable t = l->evaluate();
+        for (std::size_t k = 0; k < t.out.size(); ++k)
+            if (t.out[k] > std::numeric_limits<std::int32_t>::max())
+                throw InputError("the layout reaches offset " + std::to_string(t.out[k]) +
+                                 ", beyond int32: TileLang's indices are int32, so no T.Layout "
+                                 "gives it");
         std::string body;
         if (l->forward().size() == 1) {
             body = pyExpr(l->forward()[0]);

@@ -135,7 +135,7 @@ TEST(Interop, MalformedTextNamesTheColumn) {
     // B + M + |S| past an int (found by the notation fuzzer as signed overflow).
     expectParseError("Sw<1655555395,2,1655555456> o (8,64):(64,1)", 1, "above 30");
     expectParseError("Sw<3,3,3>", 10, "a swizzle alone");
-    expectParseError("(8,8):(1@1@0,1)", 11, "nested basis");
+    expectParseError("(8,8):(1@1@,1@0)", 12, "expected a basis mode");
     expectParseError(kSm80CTriton + std::string("x"), 151, "unexpected");
     expectParseError("DistributedLinearLayout(reg_bases=[[0, 1, 3]], lane_bases=[], warp_bases=[], "
                      "block_bases=[], shape=[2, 2])",

@@ -24,6 +24,8 @@ struct IntTuple {
     bool leaf = true;
     std::int64_t value = 0;
     int basis = -1; // stride leaves only: `value@basis`; -1 for an integer stride
+    // A nested basis `value@i@j` (CuTe's E<j,i>): basis j, inner {i}; outermost first.
+    std::vector<int> inner;
     std::vector<IntTuple> children;
     std::size_t column = 0; // 1-based column of its first character
 };
@@ -40,6 +42,10 @@ struct Swizzle {
 struct Composed {
     std::optional<Swizzle> swizzle;
     std::int64_t offset = 0;
+    // CuTe C++'s `smem_ptr[16b](unset)` in place of the offset (the GMMA shared-memory atoms):
+    // the swizzle acts on the byte address of an element of this many bits, so the element
+    // offset is Sw(offset * bytes) / bytes. 0 for a plain integer offset.
+    int elementBits = 0;
     Layout layout;
 };
 
@@ -47,6 +53,7 @@ struct Composed {
 struct Mode {
     std::int64_t size = 1, stride = 0;
     int basis = -1;
+    std::vector<int> inner;
     std::size_t column = 0;
 };
 
