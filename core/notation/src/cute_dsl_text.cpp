@@ -83,8 +83,12 @@ std::optional<std::string> unreadCuteForm(std::string_view text) {
     if (startsWith(t, "tensor<") || startsWith(t, "ptr<") || startsWith(t, "raw_ptr("))
         return named("a tensor or pointer",
                      "paste the tensor's layout, the text after the pointer's `o`");
+    // A tensor on a swizzled shared-memory pointer prints the swizzle glued to the pointer:
+    // `Sw<3,4,3>_smem_ptr[16b](0x7f...) o (_8,_64):(_64,_1)`.
+    const bool swizzledPtr = (startsWith(t, "Sw<") || startsWith(t, "Swizzle<")) &&
+                             contains(t.substr(0, t.find(" o ")), ">_smem_ptr[");
     if (startsWith(t, "smem_ptr[") || startsWith(t, "gmem_ptr[") || startsWith(t, "rmem_ptr[") ||
-        startsWith(t, "ArithTuple("))
+        startsWith(t, "ArithTuple(") || swizzledPtr)
         return named("a Tensor (a pointer or counting iterator composed with a layout)",
                      "paste the tensor's layout, the text after the first `o`");
     // The DSL prints a value known only at run time as `?` at compile time.

@@ -250,8 +250,9 @@ Composed parseComposed(std::string_view text) {
     r.layout = parseLayoutAt(c);
     if (!c.atEnd()) {
         if (c.peek() == 'o')
-            c.fail("composition with a layout on the right is not supported; write the composed "
-                   "layout (CuTe's composition(A, B) prints one)");
+            c.fail("this is CuTe's print of a ComposedLayout of two layouts (A o offset o B), "
+                   "which Tilescope does not read yet: paste the layout CuTe's composition(A, B) "
+                   "prints");
         c.fail("unexpected " + c.describeHere() + " after the layout");
     }
     return r;
@@ -754,7 +755,13 @@ void checkPermutation(std::string_view text, std::size_t pos, std::size_t column
     if (!c.accept('(')) refuse();
     for (int k = 0; k < 3; ++k) {
         if (k > 0 && !c.accept(',')) refuse();
-        if (c.accept('_')) continue;
+        // `_` alone keeps the atoms side by side; `_32` is a static extent.
+        c.skipWs();
+        if (c.peek() == '_' && !(c.pos() + 1 < text.size() &&
+                                 std::isdigit(static_cast<unsigned char>(text[c.pos() + 1])))) {
+            c.accept('_');
+            continue;
+        }
         try {
             if (tilerEntry(c, "PermutationMNK") != extent[k]) refuse();
         } catch (const ParseError&) {

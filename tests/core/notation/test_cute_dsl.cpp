@@ -181,6 +181,10 @@ TEST(CuteUnread, EveryOtherCutePrintIsNamed) {
     expectRefusedNaming("gmem_ptr[16b](0x7ffd0000) o (_8,_64):(_64,_1)",
                         "CuTe's print of a Tensor");
     expectRefusedNaming("(?,64):(64,1)", "dynamic extents or strides");
+    expectRefusedNaming("Sw<3,4,3>_smem_ptr[16b](0x7f0000000400) o (_8,_64):(_64,_1)",
+                        "CuTe's print of a Tensor");
+    expectRefusedNaming("(_4,_8):(_8,_1) o _0 o (_8,_4):(_1,_8)",
+                        "CuTe's print of a ComposedLayout of two layouts");
 }
 
 // Every print in the generated families that Tilescope does not read is refused with the words
