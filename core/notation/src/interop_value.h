@@ -51,6 +51,12 @@ bool asBool(Cursor& c, const Value& v, const char* what);
 // the shape is written, for errors about it.
 linear::LinearLayout gluonLayout(Cursor& c, const Value& call,
                                  const std::vector<std::int64_t>& shape, std::size_t shapeColumn);
+// A `DistributedLinearLayout(...)` or `SharedLinearLayout(...)` call, validated.
+linear::LinearLayout linearLayoutCall(Cursor& c, const Value& call);
+// TTGIR text (triton_mlir_text.cpp): a `tensor<...>` or `!ttg.memdesc<...>` type, a bare
+// `#ttg.linear<...>`/`#ttg.shared_linear<...>`, with the alias definitions it uses.
+bool isTtgirText(std::string_view trimmedText);
+linear::LinearLayout ttgirLayout(std::string_view text);
 // Whether `name` is one of Gluon's layout classes that only a shape makes a linear layout.
 bool isGluonLayoutName(std::string_view name);
 

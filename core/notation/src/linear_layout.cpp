@@ -361,8 +361,11 @@ struct Elimination {
             else
                 kernel.push_back(comb);
         }
-        // Reduced echelon form of the kernel: distinct leading bits, each cleared in the others,
-        // so replicas enumerate in increasing input order.
+        reduceKernel(kernel);
+    }
+    // Reduced echelon form: distinct leading bits, each cleared in the others, so replicas
+    // enumerate in increasing input order (and a coset's reduced member is its smallest).
+    static void reduceKernel(std::vector<std::uint64_t>& kernel) {
         std::vector<std::uint64_t> red;
         for (std::uint64_t k : kernel) {
             for (std::uint64_t r : red)
@@ -439,16 +442,14 @@ LinearLayout parse(std::string_view text) {
     const std::size_t whole = c.column();
     std::vector<std::size_t> cols;
     LinearLayout l;
-    if (c.peek() == '-' || text.find("where out dims are") != std::string_view::npos) {
+    std::string_view lead = text;
+    while (!lead.empty() && std::isspace(static_cast<unsigned char>(lead.front())))
+        lead.remove_prefix(1);
+    if (interop::isTtgirText(lead)) {
+        // TTGIR's own `#alias = ...` lines must not be skipped as Python comments.
+        l = interop::ttgirLayout(text);
+    } else if (c.peek() == '-' || text.find("where out dims are") != std::string_view::npos) {
         l = parseToString(text, cols);
-    } else if (c.acceptWord("#ttg.linear<")) {
-        Value v = interop::parseValue(c);
-        if (v.kind != Value::Dict) c.failAt(v.column, "expected {register = [...], ...}");
-        c.expect('>', "to close #ttg.linear<");
-        l = fromFields(
-            c, v,
-            {{"register", "register"}, {"lane", "lane"}, {"warp", "warp"}, {"block", "block"}},
-            cols);
     } else {
         Value v = interop::parseValue(c);
         if (v.kind == Value::Call && interop::isGluonLayoutName(v.name)) {
@@ -466,16 +467,8 @@ LinearLayout parse(std::string_view text) {
         }
         if (!c.atEnd()) c.fail("unexpected " + c.describeHere() + " after the layout");
         if (v.kind != Value::Call) c.failAt(v.column, "expected a Triton layout");
-        if (v.name == "DistributedLinearLayout") {
-            l = fromFields(c, v,
-                           {{"reg_bases", "register"},
-                            {"lane_bases", "lane"},
-                            {"warp_bases", "warp"},
-                            {"block_bases", "block"}},
-                           cols);
-            if (!v.field("shape")) c.failAt(v.column, "DistributedLinearLayout needs shape=[...]");
-        } else if (v.name == "SharedLinearLayout") {
-            l = fromFields(c, v, {{"offset_bases", "offset"}, {"block_bases", "block"}}, cols);
+        if (v.name == "DistributedLinearLayout" || v.name == "SharedLinearLayout") {
+            return interop::linearLayoutCall(c, v);
         } else if (v.name == "to_linear_layout") {
             interop::GluonArgs a(c, v, {"layout", "shape"}, 2);
             const Value& s = *a.get("shape");
@@ -544,12 +537,31 @@ Mapping toMapping(const LinearLayout& l) {
                              " hold the same element; Tilescope shows a shared layout as its "
                              "inverse (dim0, ...) -> offset, which needs a bijection");
         }
+        // Register broadcast (a thread holds an element in several registers, as Triton's
+        // layouts of broadcast tensors do): each element is shown in the lowest register
+        // of the thread that holds it. That register is the same in every thread holding the
+        // element only when the kernel splits into register-only and thread-only parts;
+        // otherwise the register would depend on the thread, which a fragment cannot say.
+        std::vector<std::uint64_t> regKernel, thrKernel;
         for (std::uint64_t k : el.kernel)
-            if (k & regMask)
+            (k >> nReg ? thrKernel : regKernel).push_back(k);
+        for (std::uint64_t& k : thrKernel) {
+            std::uint64_t r = k & regMask;
+            for (std::size_t a = regKernel.size(); a-- > 0;)
+                if (r & (std::uint64_t{1} << (63 - std::countl_zero(regKernel[a]))))
+                    r ^= regKernel[a];
+            if (r)
                 throw InputError(
-                    "registers " + std::to_string(0) + " and " + std::to_string(k & regMask) +
-                    " of a thread hold the same element; a fragment keeps each element "
-                    "in one register per thread");
+                    "one element sits in register " + std::to_string(k & regMask) + " of thread " +
+                    std::to_string(k >> nReg) +
+                    " and register 0 of thread 0 (the register "
+                    "holding it depends on the thread); a fragment keeps one register index per "
+                    "element");
+            k &= ~regMask;
+        }
+        el.reduceKernel(thrKernel);
+        el.kernel = regKernel;
+        el.kernel.insert(el.kernel.end(), thrKernel.begin(), thrKernel.end());
         // Images of the grid's bits: the preimage of each output bit.
         std::vector<std::vector<std::int64_t>> thr(grid.size()), loc(grid.size());
         for (std::size_t o = 0; o < grid.size(); ++o)
@@ -561,13 +573,13 @@ Mapping toMapping(const LinearLayout& l) {
         if (shared) return ts::Layout(grid, {bitLinearExpr(thr, dimBits, cellVars)});
         Expr thread = bitLinearExpr(thr, dimBits, cellVars);
         Expr local = bitLinearExpr(loc, dimBits, cellVars);
-        const std::int64_t replicate = std::int64_t{1} << el.kernel.size();
+        const std::int64_t replicate = std::int64_t{1} << thrKernel.size();
         if (replicate > 65536) throw InputError("more than 65536 replicas");
         if (replicate > 1) {
             std::vector<std::vector<std::int64_t>> rep(1);
-            for (std::uint64_t k : el.kernel)
+            for (std::uint64_t k : thrKernel)
                 rep[0].push_back(static_cast<std::int64_t>(k >> nReg));
-            thread = bitxor(thread, bitLinearExpr(rep, {static_cast<int>(el.kernel.size())},
+            thread = bitxor(thread, bitLinearExpr(rep, {static_cast<int>(thrKernel.size())},
                                                   {std::string(kRepVar)}));
         }
         return ts::Fragment(grid, thread, {local}, replicate);
@@ -648,6 +660,41 @@ std::string print(const LinearLayout& l) {
 }
 
 } // namespace ts::linear
+
+namespace ts::interop {
+
+linear::LinearLayout linearLayoutCall(Cursor& c, const Value& call) {
+    // Positional arguments in the dataclass's field order, as Python binds them.
+    const bool dist = call.name == "DistributedLinearLayout";
+    GluonArgs a(c, call,
+                dist ? std::vector<std::string>{"reg_bases", "lane_bases", "warp_bases",
+                                                "block_bases", "shape"}
+                     : std::vector<std::string>{"offset_bases", "block_bases", "alignment"},
+                0);
+    Value v = call;
+    v.items.clear();
+    v.fields.clear();
+    for (const char* f : {"reg_bases", "lane_bases", "warp_bases", "block_bases", "shape",
+                          "offset_bases", "alignment"})
+        if (const Value* x = a.get(f)) v.fields.push_back({f, *x});
+    std::vector<std::size_t> cols;
+    linear::LinearLayout l;
+    if (v.name == "DistributedLinearLayout") {
+        l = linear::fromFields(c, v,
+                               {{"reg_bases", "register"},
+                                {"lane_bases", "lane"},
+                                {"warp_bases", "warp"},
+                                {"block_bases", "block"}},
+                               cols);
+        if (!v.field("shape")) c.failAt(v.column, "DistributedLinearLayout needs shape=[...]");
+    } else {
+        l = linear::fromFields(c, v, {{"offset_bases", "offset"}, {"block_bases", "block"}}, cols);
+    }
+    linear::validate(l, c, cols, v.column);
+    return l;
+}
+
+} // namespace ts::interop
 
 namespace ts {
 

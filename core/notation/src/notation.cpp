@@ -16,7 +16,7 @@ std::string_view trimmed(std::string_view t) {
     for (;;) {
         while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front())))
             t.remove_prefix(1);
-        if (t.size() > 1 && t[0] == '#' && t[1] != 't') {
+        if (t.size() > 1 && t[0] == '#' && t[1] != 't' && !interop::isTtgirText(t)) {
             std::size_t nl = t.find('\n');
             t = nl == std::string_view::npos ? std::string_view{} : t.substr(nl + 1);
             continue;
@@ -64,10 +64,11 @@ Notation recognizeNotation(std::string_view text) {
              startsWith(t, "MMA_Atom") || startsWith(t, "Copy_Atom") || startsWith(t, "ThrID:") ||
              startsWith(t, "Tiler_MN:") || startsWith(t, "Shape_MNK:")))
             return Notation::CuTeTV;
+    // TTGIR (`tensor<...>`, `#blocked = ...`) before CuTe's prints, which never start so.
+    if (c == '-' || interop::isTtgirText(t)) return Notation::TritonLinear;
     // Other CuTe prints (a Copy_Atom alone, a tensor, a pointer): CuTe's, so that the reader can
     // say which print it is rather than fail on it as the mapping language.
     if (cute::looksLikeCutePrint(t)) return Notation::CuTeTV;
-    if (c == '-' || startsWith(t, "#ttg.linear<")) return Notation::TritonLinear;
     std::string_view f = callee(t);
     for (std::string_view n : {"DistributedLinearLayout", "SharedLinearLayout", "to_linear_layout"})
         if (f == n) return Notation::TritonLinear;

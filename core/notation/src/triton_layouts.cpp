@@ -119,7 +119,7 @@ Built mmaTile(Cursor& c, std::size_t column, const Shape64& tile, std::int64_t k
 struct Mma {
     int version = 2;
     Shape64 warps, instr;
-    std::size_t column = 0;
+    std::size_t column = 0, instrColumn = 0;
 };
 
 Mma readMma(Cursor& c, const Value& call) {
@@ -140,7 +140,24 @@ Mma readMma(Cursor& c, const Value& call) {
     const Value& in = *a.get("instr_shape");
     if (m.version == 3 && rank != 2)
         c.failAt(w.column, "an MMA v3 layout has rank 2 (warps_per_cta=[w0, w1])");
-    m.instr = pow2List(c, in, "instr_shape", m.version == 3 ? 3 : rank);
+    if (m.version == 3) {
+        // Hopper's wgmma has N = 8, 16, 24, ..., 256; Triton's linear-layout conversion of the
+        // accumulator asserts on an N that is not a power of two, but its dot operands (which
+        // do not use N) convert, so N is checked where the accumulator is built.
+        m.instr = asIntList(c, in, "instr_shape");
+        if (m.instr.size() != 3)
+            c.failAt(in.column, "instr_shape of an MMA v3 layout has 3 entries [M, N, K]");
+        for (std::size_t k = 0; k < 3; ++k)
+            if (k == 1 ? (m.instr[k] <= 0 || m.instr[k] % 8 != 0 || m.instr[k] > 256)
+                       : !pow2(m.instr[k]))
+                c.failAt(in.items[k].column,
+                         k == 1 ? "instr_shape N of an MMA v3 layout is a multiple of 8 up to 256"
+                                : "instr_shape entries must be powers of two, not " +
+                                      std::to_string(m.instr[k]));
+        m.instrColumn = in.items[1].column;
+    } else {
+        m.instr = pow2List(c, in, "instr_shape", rank);
+    }
     return m;
 }
 
@@ -148,6 +165,13 @@ Built mmaLayout(Cursor& c, const Mma& m, const Shape64& shape) {
     const std::size_t rank = m.warps.size();
     Shape64 tile = m.instr;
     if (m.version == 3) tile.resize(2);
+    if (!pow2(tile.back()))
+        c.failAt(m.instrColumn,
+                 "instr_shape N = " + std::to_string(tile.back()) +
+                     " is not a power of two: Triton 3.9 has no linear layout for this Hopper "
+                     "accumulator (its conversion asserts in LinearLayout::strided1D), so there "
+                     "is nothing to show; its dot operands convert");
+
     const Order order = matrixOrder(rank, true);
     Built l = mmaTile(c, m.column, tile, 2, order, order);
     l = l *
@@ -443,6 +467,66 @@ Built swizzledShared(Cursor& c, const Value& call, const Shape64& shape) {
 
 } // namespace
 
+namespace {
+
+// to_linear_layout of a layout that is already linear: Triton fits a distributed one to the
+// shape as it fits its own conversions (registers repeat up to the shape, coordinates past
+// it wrap), and asserts unless a shared one has exactly the shape its bases span.
+linear::LinearLayout linearToShape(Cursor& c, const Value& call, const Shape64& shape,
+                                   std::size_t shapeColumn) {
+    linear::LinearLayout l = linearLayoutCall(c, call);
+    if (l.outSizes.size() != shape.size())
+        c.failAt(shapeColumn, "the layout has rank " + std::to_string(l.outSizes.size()) +
+                                  " but the shape has " + std::to_string(shape.size()) + " dims");
+    const bool shared = call.name == "SharedLinearLayout";
+    if (shared) {
+        if (l.outSizes != shape)
+            c.failAt(shapeColumn, "the SharedLinearLayout's bases span a different shape than "
+                                  "this one; Triton 3.9 asserts on that (SharedLinearEncodingAttr"
+                                  "::toLinearLayout: size == llSize)");
+        return l;
+    }
+    // Triton 3.9 makes a LinearEncodingAttr of it, whose verifier (or its order inference)
+    // aborts unless the non-zero bases are distinct single bits: broadcast is a zero basis.
+    std::vector<std::vector<std::int64_t>> seen;
+    for (const linear::InDim& d : l.ins)
+        for (const auto& basis : d.bases) {
+            int dims = 0;
+            bool single = true;
+            for (std::int64_t x : basis) {
+                dims += x != 0;
+                single = single && (x & (x - 1)) == 0;
+            }
+            if (dims == 0) continue;
+            if (dims > 1 || !single || std::find(seen.begin(), seen.end(), basis) != seen.end())
+                c.failAt(call.column,
+                         "Triton 3.9 converts a DistributedLinearLayout only when its non-zero "
+                         "bases are distinct single bits (LinearEncodingAttr requires a "
+                         "permutation matrix after removing broadcast bases; it aborts on this "
+                         "one's '" +
+                             d.name + "' bases)");
+            seen.push_back(basis);
+        }
+    Built b = tll::empty(shape.size());
+    for (const linear::InDim& d : l.ins) {
+        b.ins.push_back(d.name);
+        b.bases.push_back(d.bases);
+    }
+    // Triton repeats registers along the last dim first (its goldens pin this order).
+    for (std::size_t o = shape.size(); o-- > 0;) {
+        b.outOrder.push_back(o);
+        b.outSize[o] = l.outSizes[o];
+    }
+    // As fitToShape, but a register basis past the shape is dropped (Triton's goldens).
+    b = tll::notSmallerThan(std::move(b), shape);
+    b = tll::notLargerThan(std::move(b), shape, true);
+    Order standard(b.rank);
+    std::iota(standard.begin(), standard.end(), std::size_t{0});
+    return tll::finish(tll::transposeOuts(std::move(b), standard));
+}
+
+} // namespace
+
 linear::LinearLayout gluonLayout(Cursor& c, const Value& call,
                                  const std::vector<std::int64_t>& shape, std::size_t shapeColumn) {
     if (shape.empty() || shape.size() > 8) c.failAt(shapeColumn, "the shape needs 1 to 8 dims");
@@ -451,6 +535,9 @@ linear::LinearLayout gluonLayout(Cursor& c, const Value& call,
             c.failAt(shapeColumn, "shape dims must be powers of two (Triton's layouts tile only "
                                   "those), not " +
                                       std::to_string(s));
+    if (call.kind == Value::Call &&
+        (call.name == "DistributedLinearLayout" || call.name == "SharedLinearLayout"))
+        return linearToShape(c, call, shape, shapeColumn);
     if (call.kind == Value::Call && call.name == "NVMMASharedLayout")
         return tll::finish(nvmmaShared(c, call, shape));
     if (call.kind == Value::Call && call.name == "SwizzledSharedLayout")

@@ -166,10 +166,12 @@ TEST(Interop, SemanticErrorsSayWhy) {
     expectInputError("SharedLinearLayout(offset_bases=[[0, 3]], block_bases=[])", "not surjective");
     expectInputError("SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 0]], block_bases=[])",
                      "hold the same element");
+    // Register broadcast is shown (test_triton_mlir.cpp), unless the register holding an
+    // element would depend on the thread.
     expectInputError(
-        "DistributedLinearLayout(reg_bases=[[0, 1], [0, 0]], lane_bases=[], warp_bases=[], "
-        "block_bases=[], shape=[1, 2])",
-        "registers");
+        "DistributedLinearLayout(reg_bases=[[0, 1], [1, 0]], lane_bases=[[1, 0]], warp_bases=[], "
+        "block_bases=[], shape=[2, 2])",
+        "depends on the thread");
     expectInputError("DistributedLinearLayout(reg_bases=[[0, 1]], lane_bases=[], warp_bases=[], "
                      "block_bases=[[1, 0]], shape=[2, 2])",
                      "several CTAs");

@@ -10,7 +10,9 @@
 // block_bases=..., alignment=...)`, TTGIR's `#ttg.linear<{register = [...], lane = [...], ...}>`,
 // and `to_linear_layout(LAYOUT, SHAPE)` or `LAYOUT, SHAPE` of the Gluon layouts BlockedLayout,
 // NVMMADistributedLayout (v2, v3), DotOperandLayout, SliceLayout, NVMMASharedLayout and
-// SwizzledSharedLayout, converted as Triton converts them (triton_layouts.cpp).
+// SwizzledSharedLayout, converted as Triton converts them (triton_layouts.cpp); TTGIR types and
+// attributes as Triton prints them (`tensor<64x16xf16, #ttg.blocked<{...}>>`, `!ttg.memdesc<...>`,
+// with a dump's `#alias = ...` definitions; triton_mlir_text.cpp).
 #pragma once
 
 #include "tilescope/layout/layout.h"
