@@ -78,4 +78,9 @@ bool warnSlotCollisions(const ts::Mapping& m, bool strict, const std::string& wh
     return true;
 }
 
+void sayNotes(const ts::Mapping& m, const std::string& what) {
+    for (const std::string& note : ts::mappingNotes(m))
+        std::cerr << "tilescope-cli: note: " << what << note << "\n";
+}
+
 } // namespace cli

@@ -67,4 +67,8 @@ int parseCount(const std::string& flag, const std::string& value);
 // `what` prefixes the message, e.g. "SPEC_A: "). Returns true when there were collisions.
 bool warnSlotCollisions(const ts::Mapping& m, bool strict = false, const std::string& what = "");
 
+// What TileLang would do with the mapping that its cells do not show (ts::mappingNotes): one
+// "note:" line each on stderr, `what` prefixing it as above.
+void sayNotes(const ts::Mapping& m, const std::string& what = "");
+
 } // namespace cli

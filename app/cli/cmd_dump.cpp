@@ -167,6 +167,8 @@ int diff(const DiffArgs& a) {
     }
     cli::warnSlotCollisions(m[0], false, "SPEC_A: ");
     cli::warnSlotCollisions(m[1], false, "SPEC_B: ");
+    cli::sayNotes(m[0], "SPEC_A: ");
+    cli::sayNotes(m[1], "SPEC_B: ");
     ts::LayoutDiff d = ts::diffLayouts(m[0], m[1], "A", "B");
     if (asJson) {
         json j = diffJson(d);

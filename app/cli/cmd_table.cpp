@@ -22,6 +22,7 @@ struct TableArgs {
 
 int table(const TableArgs& a) {
     ts::Mapping m = ts::parseMapping(ts::resolveSpecText(a.spec));
+    cli::sayNotes(m);
     const ts::SlotCollisions c = ts::writeTableJson(std::cout, m, a.summary);
     std::cout << "\n";
     if (c.any()) {
@@ -50,6 +51,7 @@ int print(const PrintArgs& a) {
     const std::string& format = a.format;
     ts::Mapping m = ts::parseMapping(ts::resolveSpecText(a.spec));
     cli::warnSlotCollisions(m);
+    cli::sayNotes(m);
     const ts::Fragment* f = std::get_if<ts::Fragment>(&m);
     if (format == "repr" || format == "all") std::cout << ts::tilelangRepr(m) << "\n";
     if ((format == "visual" || format == "all") && f)

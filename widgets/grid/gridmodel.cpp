@@ -137,13 +137,23 @@ std::string colorModeName(ColorMode c) {
 // ---------------------------------------------------------------- construction
 
 GridModel GridModel::fromMapping(const ts::Mapping& m, ViewMode view, ColorMode color) {
+    GridModel g;
     if (const auto* f = std::get_if<ts::Fragment>(&m)) {
         checkDrawable(ts::cellCount(f->inputShape()), "logical shape");
-        return fromFragment(f->evaluate(), color, view);
+        g = fromFragment(f->evaluate(), color, view);
+    } else {
+        const auto& l = std::get<ts::Layout>(m);
+        checkDrawable(ts::cellCount(l.inputShape()), "logical shape");
+        g = fromLayout(l.evaluate(), view);
     }
-    const auto& l = std::get<ts::Layout>(m);
-    checkDrawable(ts::cellCount(l.inputShape()), "logical shape");
-    return fromLayout(l.evaluate(), view);
+    for (const std::string& note : ts::mappingNotes(m))
+        g.notes_ << QString::fromStdString(note);
+    return g;
+}
+
+QString GridModel::notesLine() const {
+    if (notes_.isEmpty()) return {};
+    return QStringLiteral("⚠ ") + notes_.join(QStringLiteral("; "));
 }
 
 namespace {

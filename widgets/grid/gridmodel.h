@@ -125,6 +125,10 @@ public:
     // or a fragment); collisionWarning() then names the first two.
     std::int64_t aliasedCells() const;
     QString collisionWarning() const;
+    // What TileLang would do with the mapping that the cells do not show (ts::mappingNotes),
+    // as one line for the grid's banner; empty when there is nothing to say. Part of the model,
+    // so it is always about the mapping drawn.
+    QString notesLine() const;
 
     // Overview support (grid_overview.h): cells fall into groups whose colour summarises a
     // block too small to show its cells: a fragment's warps when colouring by thread or warp.
@@ -164,6 +168,7 @@ public:
 private:
     std::shared_ptr<const Data> d_;
     std::shared_ptr<const std::vector<std::uint8_t>> marks_;
+    QStringList notes_;
     QString axisNote_;
 };
 

@@ -1091,7 +1091,10 @@ void MainWindow::onEvaluated(const EvalResult& r) {
         undrawable_.clear();
         editor_->clearError();
         editor_->syncFields(r.text, *r.mapping);
-        details_->setLayoutSummary(r.grid.title(), r.repr);
+        // The banner elides a long note; the details pane shows it whole.
+        const QString notes = r.grid.notesLine();
+        details_->setLayoutSummary(
+            r.grid.title(), notes.isEmpty() ? r.repr : r.repr + QStringLiteral("\n\n") + notes);
         gridState_->publish(gen);
         updateViewActions();
     } else if (r.tooLarge && !r.key.isEmpty()) {
@@ -1167,7 +1170,7 @@ void MainWindow::onResultState() {
         statusEval_->setText(QStringLiteral("error"));
         return;
     }
-    grid_->setBanner({});
+    grid_->setBanner(grid_->model().notesLine());
     details_->setLayoutStale({});
     statusShape_->setStyleSheet({});
     if (st == ResultState::State::Current) {

@@ -98,6 +98,7 @@ int render(const RenderArgs& a) {
     const ts::Mapping m = ts::parseMapping(text);
     // Said on stderr whatever the output shows (a --no-title image has no subtitle).
     cli::warnSlotCollisions(m);
+    cli::sayNotes(m);
     tsw::GridModel grid = tsw::GridModel::fromMapping(m, tsw::viewModeFromString(a.view),
                                                       tsw::colorModeFromString(a.color));
     grid.setAxisNote(tsw::GridModel::axisNoteFor(text));

@@ -5,8 +5,10 @@
 // GemmWarpPolicy (src/cuda/op/gemm.cc, src/rocm/op/gemm.cc), which is what T.gemm calls; the
 // Python GemmWarpPolicy helper disagrees with it for some shapes and warp counts.
 #include "builtins_impl.h"
+#include "layout_eval.h"
 #include "tilescope/support/wording.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -614,6 +616,24 @@ Fragment mfmaLoadBase(const std::string& dtype, bool isA, std::int64_t kDim, boo
     return operandBase(thread, local, isA != transposed, 16, kDim);
 }
 
+// The note for a fragment whose cells sit on threads at or beyond `threads`, the block's count;
+// nothing when every thread is below it. The extent comes from per-coordinate bounds where the
+// thread map allows (no cell visited), else from evaluating a fragment of up to 2^20 cells.
+std::optional<std::string> threadsBeyondKernel(const Fragment& f, std::int64_t threads) {
+    std::int64_t top = -1;
+    if (f.replicate() == 1) {
+        const detail::Bounds b = detail::tabulatedBounds(f.inputShape(), {f.thread()}, 0);
+        if (!b.empty()) top = b.front().second;
+    }
+    if (top < 0 && cellCount(f.inputShape()) * f.replicate() <= (std::int64_t{1} << 20))
+        top = f.evaluate().threadExtent - 1;
+    if (top < threads) return std::nullopt;
+    return "this fragment uses threads " + std::to_string(threads) + "-" + std::to_string(top) +
+           ", beyond the block's " + std::to_string(threads) +
+           ": TileLang builds it so, "
+           "and those cells belong to threads the kernel does not have";
+}
+
 } // namespace
 
 void registerGemm(std::vector<Builtin>& out) {
@@ -643,7 +663,10 @@ void registerGemm(std::vector<Builtin>& out) {
          {shape,
           {"threads", ParamKind::Int, "128", "threads per block (a multiple of 128)"},
           {"accum_dtype", ParamKind::Dtype, "\"float32\"", "accumulator type"},
-          operand,
+          {"dtype", ParamKind::Dtype, "None",
+           "A/B type; None: float64 for a float64 accumulator, int8 for int32, else float16. "
+           "8-bit A/B get WGMMA only with B stored transposed (N x K): with B stored K x N, "
+           "T.gemm on sm90 falls back to mma.sync, whose accumulator is make_gemm_c_fragment's"},
           policy,
           kChunk},
          "the accumulator T.gemm gives on sm90 when it issues WGMMA (M >= 64, warps a multiple of "
@@ -715,6 +738,24 @@ void registerGemm(std::vector<Builtin>& out) {
                    [](const BuiltinArgs&) -> Mapping {
                        return Fragment({16, 16}, floordiv(I, 4) * 16 + J, {floormod(I, 4)});
                    }});
+    // T.gemm builds its fragments for the block's thread count, and a warp partition that
+    // does not divide the tile puts cells on threads beyond it (gfx942: a 64x96 accumulator on
+    // 192 threads uses threads 192-255): the fragment is shown as TileLang builds it, with a note.
+    for (Builtin& b : out) {
+        const bool takesThreads = std::any_of(b.params.begin(), b.params.end(),
+                                              [](const auto& p) { return p.name == "threads"; });
+        if (!takesThreads || b.name.find("gemm") == std::string::npos &&
+                                 b.name.find("mfma") == std::string::npos &&
+                                 b.name.find("wgmma") == std::string::npos)
+            continue;
+        b.make = [make = b.make](const BuiltinArgs& a) -> Mapping {
+            Mapping m = make(a);
+            if (auto* f = std::get_if<Fragment>(&m))
+                if (auto note = threadsBeyondKernel(*f, a.integer("threads")))
+                    m = f->withNote(*note);
+            return m;
+        };
+    }
 }
 
 } // namespace ts::builtin

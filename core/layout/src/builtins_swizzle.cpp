@@ -173,7 +173,10 @@ void registerSwizzles(std::vector<Builtin>& out) {
         {"make_swizzled_layout",
          {shape,
           dtype,
-          {"k_major", ParamKind::Bool, "True", "K is the contiguous dim"},
+          {"k_major", ParamKind::Bool, "True",
+           "K is the contiguous dim. T.gemm on sm80 always leaves it True, whatever "
+           "transpose_A/transpose_B say: an int8 A stored transposed gets the k_major=True "
+           "swizzle, not the padded layout k_major=False gives"},
           {"allow_pad", ParamKind::Bool, "True", "fall back to padding (sm80); else Hopper rules"}},
          "T.gemm's choice for an operand in shared memory: widest legal swizzle, else padding",
          [](const BuiltinArgs& a) -> Mapping {

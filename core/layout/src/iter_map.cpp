@@ -120,7 +120,19 @@ public:
         return s;
     }
 
+    // The first sub-expression (innermost first) kept opaque although it uses an input
+    // variable: where TVM's rewriter, above its NoCheck level, records an error ("IterMapExpr or
+    // subclasses should only result from calls in IterMapRewriter", "Dividend ... can't be
+    // written as a single fused IterSum", "Product of two iterators").
+    const Expr& firstOpaque() const { return opaque_; }
+
+    // DetectIterMap's levels above NoCheck (TileLang's Layout::Inverse asks for Bijective):
+    // iterators fuse only with exactly matching scales.
+    void requireExactFusion() { exactFusion_ = true; }
+
 private:
+    Expr opaque_;
+    bool exactFusion_ = false;
     std::vector<std::int64_t> extents_;
     std::vector<MarkPtr> varMarks_;
     std::map<std::string, std::size_t> names_;
@@ -174,6 +186,19 @@ private:
     Expr simplified(const Expr& x) { return tvmSimplify(x, extentMap()).expr; }
 
     Val visit(const Expr& e) {
+        Val v = visitNode(e);
+        if (!opaque_ && v.kind == Val::Plain && usesInput(v.plain)) opaque_ = e;
+        return v;
+    }
+
+    bool usesInput(const Expr& e) const {
+        std::set<std::string> vars;
+        collectVars(e, vars);
+        return std::any_of(vars.begin(), vars.end(),
+                           [&](const std::string& v) { return names_.count(v) > 0; });
+    }
+
+    Val visitNode(const Expr& e) {
         std::int64_t c;
         switch (e->op) {
         case Op::Const:
@@ -513,7 +538,9 @@ private:
             if (pos != -1) {
                 matchedScale = expected;
                 exact = true;
-            } else if (baseScale == 1) {
+            } else if (baseScale == 1 && !exactFusion_) {
+                // Fusing with a gap (a tail extent) is what TVM allows at its NoCheck level
+                // only; above it a dividend that needs it is an error.
                 pos = findIterSmallerClosestToScale(e, visited, expected, &matchedScale);
             }
             if (pos == -1) return std::nullopt;
@@ -618,6 +645,21 @@ Expr markExpr(const Mark& m) {
 }
 
 } // namespace
+
+std::optional<Expr> iterMapOpaquePart(const std::vector<Expr>& outputs,
+                                      const std::vector<std::int64_t>& extents) {
+    Rewriter rw(extents);
+    rw.requireExactFusion();
+    for (const Expr& e : outputs) {
+        try {
+            rw.normalize(e);
+        } catch (const InputError&) {
+            return e; // a construct this port does not model: not shown to be representable
+        }
+        if (rw.firstOpaque()) return rw.firstOpaque();
+    }
+    return std::nullopt;
+}
 
 Expr inferIndexLikeTileLang(const Expr& thread, const std::vector<std::int64_t>& extents) {
     Rewriter rw(extents);

@@ -13,6 +13,7 @@
 #include "tilescope/lang/expr.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ts::detail {
@@ -23,5 +24,13 @@ namespace ts::detail {
 // InputError with TileLang's message where TileLang's inference fails, and with a message naming
 // the construct where this port does not model TVM exactly (never a silent guess).
 Expr inferIndexLikeTileLang(const Expr& thread, const std::vector<std::int64_t>& extents);
+
+// The first part of `outputs` (in tvmSimplify form, over the placeholders with `extents`) that
+// TVM's iterator-map rewriter cannot write as sums of iterator splits (an xor, a product of two
+// variables, a `%` of a sum it cannot fuse), or that this port does not model; nothing when
+// every output is such a sum. DetectIterMap fails on such a part, so TileLang's
+// Layout::Inverse refuses the layout ("Layout ... has errors").
+std::optional<Expr> iterMapOpaquePart(const std::vector<Expr>& outputs,
+                                      const std::vector<std::int64_t>& extents);
 
 } // namespace ts::detail

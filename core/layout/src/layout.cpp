@@ -390,6 +390,23 @@ Fragment Fragment::fullyReplicated(Shape inputShape, std::int64_t threads) {
     return f;
 }
 
+Layout Layout::withNote(std::string note) const {
+    Layout l = *this;
+    l.notes_.push_back(std::move(note));
+    return l;
+}
+
+Fragment Fragment::withNote(std::string note) const {
+    Fragment f = *this;
+    f.notes_.push_back(std::move(note));
+    return f;
+}
+
+const std::vector<std::string>& mappingNotes(const Mapping& m) {
+    return std::visit([](const auto& x) -> const std::vector<std::string>& { return x.notes(); },
+                      m);
+}
+
 Fragment Fragment::withThreadRange(std::int64_t begin, std::int64_t end) const {
     Fragment f = *this;
     f.range_ = std::make_pair(begin, end);

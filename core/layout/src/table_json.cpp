@@ -46,6 +46,13 @@ void writeCells(std::ostream& os, const Shape& shape, std::int64_t cells, Rest r
     os << ']';
 }
 
+// `,"notes":[...]` (ts::mappingNotes) when the mapping has any: absent otherwise, so tables of
+// mappings without notes read as before.
+void writeNotes(std::ostream& os, const Mapping& m) {
+    const std::vector<std::string>& notes = mappingNotes(m);
+    if (!notes.empty()) os << ",\"notes\":" << nlohmann::json(notes).dump();
+}
+
 } // namespace
 
 SlotCollisions writeTableJson(std::ostream& os, const Mapping& m, bool summary) {
@@ -55,6 +62,7 @@ SlotCollisions writeTableJson(std::ostream& os, const Mapping& m, bool summary) 
         writeList(os, t.inputShape);
         os << ",\"output_shape\":";
         writeList(os, t.outputShape);
+        writeNotes(os, m);
         if (!summary)
             writeCells(os, t.inputShape, t.cells(), [&](std::int64_t c) {
                 os << ",\"out\":";
@@ -75,6 +83,7 @@ SlotCollisions writeTableJson(std::ostream& os, const Mapping& m, bool summary) 
     SlotCollisions collisions = findSlotCollisions(t);
     os << ",\"slot_collisions\":" << collisions.elements()
        << ",\"shared_registers\":" << collisions.sharedSlots;
+    writeNotes(os, m);
     if (!summary)
         writeCells(os, t.inputShape, t.cells(), [&](std::int64_t c) {
             os << ",\"threads\":";

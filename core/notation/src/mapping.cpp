@@ -7,6 +7,7 @@
 #include "tilescope/lang/pyparse.h"
 #include "tilescope/lang/simplify.h"
 #include "tilescope/layout/builtins.h"
+#include "tilescope/layout/tilelang_inverse.h"
 #include "tilescope/notation/interop.h"
 #include "tilescope/support/errors.h"
 #include "tilescope/support/wording.h"
@@ -880,7 +881,9 @@ private:
                 }
                 if (m.name == "inverse") {
                     bind("Layout.inverse", {}, args, n);
-                    return {Mapping(l->inverse())};
+                    Layout inv = l->inverse();
+                    if (auto refusal = tileLangInverseRefusal(*l)) inv = inv.withNote(*refusal);
+                    return {Mapping(inv)};
                 }
                 if (m.name == "reshape") {
                     Reshape r = reshapeArgs("Layout.reshape", args, n);

@@ -81,9 +81,19 @@ public:
     std::optional<Collision> findCollision() const;        // injectivity check
     std::optional<std::string> bijectivityProblem() const; // injective and onto [0, outputShape)
 
+    // What TileLang itself would do with this mapping that its cells do not show: it would
+    // refuse to build it (an inverse its iterator map rejects), or it builds it on threads the
+    // kernel does not have. One sentence each; shown with the mapping (CLI stderr, the grid's
+    // banner). A method that derives a new mapping starts with none (each note is about the
+    // mapping it was attached to); one that returns the same mapping (a repeat by 1, a reshape
+    // to the same shape) keeps them.
+    const std::vector<std::string>& notes() const { return notes_; }
+    Layout withNote(std::string note) const;
+
 private:
     Shape input_;
     std::vector<Expr> forward_;
+    std::vector<std::string> notes_;
     std::shared_ptr<const std::vector<std::int64_t>> table_;
     std::size_t tableRank_ = 0;
 };
@@ -122,9 +132,19 @@ public:
     // Each (thread, local) slot holds at most one logical element.
     std::optional<Collision> findCollision() const;
 
+    // What TileLang itself would do with this mapping that its cells do not show: it would
+    // refuse to build it (an inverse its iterator map rejects), or it builds it on threads the
+    // kernel does not have. One sentence each; shown with the mapping (CLI stderr, the grid's
+    // banner). A method that derives a new mapping starts with none (each note is about the
+    // mapping it was attached to); one that returns the same mapping (a repeat by 1, a reshape
+    // to the same shape) keeps them.
+    const std::vector<std::string>& notes() const { return notes_; }
+    Fragment withNote(std::string note) const;
+
 private:
     Shape input_;
     Expr thread_;
+    std::vector<std::string> notes_;
     std::vector<Expr> index_;
     std::int64_t replicate_ = 1;
     std::optional<std::pair<std::int64_t, std::int64_t>> range_;
@@ -132,6 +152,7 @@ private:
 
 // What the mapping language yields.
 using Mapping = std::variant<Layout, Fragment>;
+const std::vector<std::string>& mappingNotes(const Mapping& m);
 
 // The index TileLang infers for a thread-only fragment (layout.cc:995, utils.cc:292).
 Expr inferFragmentIndex(const Shape& inputShape, const Expr& thread, std::int64_t replicate);
