@@ -5,7 +5,9 @@
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <map>
 #include <random>
 
@@ -270,6 +272,18 @@ TEST(MappingLanguage, BadInputGetsAClearErrorWithItsPosition) {
             ADD_FAILURE() << c.text << " threw a non-positional error: " << e.what();
         }
     }
+}
+
+// README.md's list of builtins is written by hand: a builtin added to the registry and not to
+// the README fails here, naming it.
+TEST(MappingLanguage, ReadmeNamesEveryBuiltin) {
+    std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/README.md");
+    ASSERT_TRUE(in);
+    const std::string readme((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+    for (const ts::Builtin& b : ts::builtins())
+        EXPECT_NE(readme.find("`" + b.name + "`"), std::string::npos)
+            << b.name << " is not named in README.md's list of builtins";
 }
 
 TEST(MappingLanguage, EveryBuiltinListedInHelpEvaluatesWithItsDefaults) {

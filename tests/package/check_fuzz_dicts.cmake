@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: Apache-2.0
+# Writes the fuzz dictionaries afresh into OUT and fails, naming the file and the command, where
+# one differs from the committed fuzz/dict.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${PYTHON} ${SOURCE}/tools/fuzz_dicts.py ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tools/fuzz_dicts.py failed (${rc})")
+endif()
+file(GLOB written RELATIVE ${OUT} ${OUT}/*.dict)
+file(GLOB committed RELATIVE ${SOURCE}/fuzz/dict ${SOURCE}/fuzz/dict/*.dict)
+if(NOT "${written}" STREQUAL "${committed}")
+  message(FATAL_ERROR "fuzz/dict holds ${committed}, tools/fuzz_dicts.py writes ${written}")
+endif()
+foreach(f ${written})
+  file(READ ${OUT}/${f} now)
+  file(READ ${SOURCE}/fuzz/dict/${f} then)
+  if(NOT now STREQUAL then)
+    message(FATAL_ERROR "fuzz/dict/${f} is stale: run `python3 tools/fuzz_dicts.py` and commit it")
+  endif()
+endforeach()
