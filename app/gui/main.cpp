@@ -14,6 +14,7 @@
 #include "editor/mappingeditor.h"
 #include "grid/gridview.h"
 #include "single_instance.h"
+#include "termination.h"
 #include "tilescope/notation/mapping.h"
 #include "trace/trace_viewer.h"
 #include "window/mainwindow.h"
@@ -374,6 +375,18 @@ int main(int argc, char** argv) {
     }
 
     tsw::MainWindow w;
+    // SIGTERM is a normal end, not a crash (termination.h): the session ends without asking and
+    // leaves no recovery file. exit() rather than quit(): quit() would close the window, whose
+    // close event asks about unsaved changes; exit() also ends a modal dialog's loop that runs.
+    QString termError;
+    if (!tsapp::onTerminationSignal(
+            &w,
+            [&w] {
+                w.endSession();
+                QCoreApplication::exit(0);
+            },
+            &termError))
+        std::fprintf(stderr, "tilescope: %s\n", qPrintable(termError));
     if (project.isEmpty() && !p.isSet(textOpt)) {
         const QString dir = tsw::MainWindow::samplesDirectory();
         if (!dir.isEmpty() && QFileInfo::exists(dir + QStringLiteral("/default.tilescope.json")))
@@ -436,7 +449,8 @@ int main(int argc, char** argv) {
     if (!opened && !p.positionalArguments().isEmpty())
         std::fprintf(stderr, "tilescope: %s\n", qPrintable(w.lastError()));
     // Test hooks (tests/gui/test_recovery_kill.cpp), so a script can drive the crash-recovery
-    // path without dialogs: TILESCOPE_RECOVERY_ANSWER=recover|discard answers the recovery prompt;
+    // path without dialogs: TILESCOPE_RECOVERY_ANSWER=recover|discard answers the recovery prompt
+    // (printing "nothing to recover" when no prompt would be shown);
     // TILESCOPE_TEST_EDIT=TEXT replaces the active layout's text once started (an undoable edit).
     const QByteArray answer = qgetenv("TILESCOPE_RECOVERY_ANSWER");
     QTimer::singleShot(0, &w, [&w, answer] {
@@ -453,7 +467,11 @@ int main(int argc, char** argv) {
             return;
         }
         const QList<tsw::RecoveryEntry> entries = tsw::RecoveryManager::pending();
-        if (entries.isEmpty()) return;
+        if (entries.isEmpty()) {
+            std::printf("tilescope: nothing to recover\n");
+            std::fflush(stdout);
+            return;
+        }
         if (answer == "recover" && w.recoverFrom(entries.first()))
             std::printf("tilescope: recovered %s\n", qPrintable(entries.first().file));
         else if (answer == "discard")

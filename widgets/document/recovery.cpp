@@ -129,7 +129,7 @@ RecoveryManager::~RecoveryManager() {
 }
 
 bool RecoveryManager::autosaveNow() {
-    if (!doc_->isDirty()) return false;
+    if (ended_ || !doc_->isDirty()) return false;
     const QByteArray json = doc_->toJson();
     if (json == lastWritten_ && QFile::exists(file_)) return false;
     QDir().mkpath(directory());
@@ -157,6 +157,12 @@ void RecoveryManager::clear() {
     QFile::remove(file_);
     QFile::remove(metaPath(file_));
     lastWritten_.clear();
+}
+
+void RecoveryManager::endSession() {
+    ended_ = true;
+    timer_.stop();
+    clear();
 }
 
 QList<RecoveryEntry> RecoveryManager::pending() {

@@ -44,6 +44,10 @@ public:
     bool holdsLock() const { return lockFd_ >= 0; }
     bool autosaveNow(); // writes if dirty; returns whether a file was written
     void clear();       // removes this session's recovery file
+    // A normal end without saving (SIGTERM: app/gui/termination.h): removes this session's
+    // recovery file and writes none after it, so that the next start offers nothing. The lock
+    // goes with this object, as on any quit.
+    void endSession();
 
 private:
     DocumentModel* doc_;
@@ -51,6 +55,7 @@ private:
     QString file_;
     QByteArray lastWritten_;
     int lockFd_ = -1; // held (flock LOCK_EX) from construction to destruction
+    bool ended_ = false;
 };
 
 } // namespace tsw

@@ -760,6 +760,15 @@ void MainWindow::offerRecovery() {
             RecoveryManager::discard(x);
 }
 
+// Nobody may be there to answer a prompt (the bridge's terminate(), a session ending), and one
+// would keep the process alive until it is killed outright. The panel arrangement is kept, as on
+// any quit; unsaved edits are written nowhere (nothing is saved that the user did not save), and
+// the autosave goes, as after "Discard", so that the next start offers no recovery.
+void MainWindow::endSession() {
+    saveSettings();
+    recovery_->endSession();
+}
+
 void MainWindow::closeEvent(QCloseEvent* e) {
     if (!maybeSave()) {
         e->ignore();

@@ -67,6 +67,9 @@ public:
     ExportJob* exportJob() const { return exportJob_; }
     bool recoverFrom(const RecoveryEntry& e);
     void offerRecovery(); // interactive start: asks about files left by crashed sessions
+    // Ends the session without asking, for a termination request (SIGTERM:
+    // app/gui/termination.h); the caller then leaves the event loop.
+    void endSession();
     QString lastError() const { return lastError_; }
     // The last successfully evaluated mapping of the active layout (null if none).
     std::shared_ptr<const ts::Mapping> currentMapping() const { return mapping_; }
