@@ -17,7 +17,9 @@ nvidia-cuda-cccl wheel, runs it, and writes one golden case per print. The spec 
 - identity layouts with nested basis strides (`make_identity_layout` of a nested shape) and layouts
   with 64-bit strides past 2^31: `layout(m, n)`, a nested coordinate flattened in order;
 - TiledCopies (`make_tiled_copy`, `make_tiled_copy_A/B/C` of TiledMMAs, one with a permutation):
-  `get_slice(tid).partition_D(make_identity_tensor(tile))`, register r the r-th element;
+  `get_slice(tid).partition_D(make_identity_tensor(tile))` (`partition_S` for a store, whose
+  reference layout, the one TiledLayout_TV is written in, is its source), register r the r-th
+  element;
 - TiledMMAs whose PermutationMNK is the tile itself, and Hopper GMMA atoms: `partition_C/A`.
 `unread` lists real prints Tilescope does not read, with the words its refusal must contain.
 """
@@ -40,9 +42,11 @@ PROGRAM = r"""
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_atom.hpp>
 #include <cute/atom/copy_atom.hpp>
+#include <cute/atom/mma_traits_sm70.hpp>
 #include <cute/atom/mma_traits_sm80.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
 #include <cute/atom/copy_traits_sm75.hpp>
+#include <cute/atom/copy_traits_sm90.hpp>
 #include <cstdio>
 using namespace cute;
 
@@ -132,10 +136,15 @@ void mma_cases(const char* base, Tiled const& tiled, const char* ops) {
   }
 }
 
+// A TiledCopy's TiledLayout_TV is its atom's reference side: the destination registers of a
+// load (ldmatrix, universal copies), the source registers of a store (stmatrix, Ref = Src).
 template <class TC>
 void copy_case(const char* name, TC const& tc) {
-  frag_case(name, tc, [](auto s, auto t) { return s.partition_D(t); },
-            int(size<0>(typename TC::Tiler_MN{})), int(size<1>(typename TC::Tiler_MN{})), int(size(tc)));
+  const int rows = int(size<0>(typename TC::Tiler_MN{})), cols = int(size<1>(typename TC::Tiler_MN{}));
+  if constexpr (std::is_same_v<typename TC::ValLayoutRef, typename TC::ValLayoutDst>)
+    frag_case(name, tc, [](auto s, auto t) { return s.partition_D(t); }, rows, cols, int(size(tc)));
+  else
+    frag_case(name, tc, [](auto s, auto t) { return s.partition_S(t); }, rows, cols, int(size(tc)));
 }
 
 int main() {
@@ -157,12 +166,20 @@ int main() {
   auto mma_same = make_tiled_mma(sm80, Layout<Shape<_2, _2, _1>>{}, Tile<_32, _16, _16>{});
   auto mma_wide = make_tiled_mma(sm80, Layout<Shape<_2, _2, _1>>{}, Tile<_32, _32, _16>{});
   mma_cases("cxx_tiled_mma_perm_same", mma_same, "CAB");
+  // Permutations wider than the atoms: the atoms repeat over the tile, in further registers.
+  mma_cases("cxx_tiled_mma_wide_n", mma_wide, "CAB");
+  mma_cases("cxx_tiled_mma_wide_mnk", make_tiled_mma(sm80, Layout<Shape<_2, _2, _1>>{}, Tile<_64, _32, _32>{}), "CAB");
+  mma_cases("cxx_tiled_mma_wide_m_1x4", make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}, Layout<Shape<_1, _4, _1>>{}, Tile<_32, _32, _8>{}), "CAB");
+  mma_cases("cxx_tiled_mma_wide_sm70", make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{}, Layout<Shape<_2, _2, _1>>{}, Tile<_32, _32, _4>{}), "CAB");
   copy_case("cxx_tiled_copy_C_universal", make_tiled_copy_C(Copy_Atom<UniversalCopy<float>, float>{}, mma));
   copy_case("cxx_tiled_copy_A_ldsm_x4", make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma));
   copy_case("cxx_tiled_copy_B_ldsm_x2", make_tiled_copy_B(Copy_Atom<SM75_U32x2_LDSM_N, half_t>{}, mma));
   copy_case("cxx_tiled_copy_C_permuted_mma", make_tiled_copy_C(Copy_Atom<UniversalCopy<float>, float>{}, mma_perm));
   copy_case("cxx_tiled_copy_A_permuted_mma", make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma_perm));
   copy_case("cxx_tiled_copy_C_wide_mma", make_tiled_copy_C(Copy_Atom<UniversalCopy<float>, float>{}, mma_wide));
+  copy_case("cxx_tiled_copy_B_ldsm_t_wide_mma", make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T, half_t>{}, mma_wide));
+  copy_case("cxx_tiled_copy_C_stsm_wide_mma", make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N, half_t>{}, mma_wide));
+  mma_cases("cxx_mma_sm80_f64_8x8x4", make_tiled_mma(SM80_8x8x4_F64F64F64F64_TN{}), "CAB");
 @COPIES@
   auto gmma = make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{});
   mma_cases("cxx_gmma_64x64x16_ss", gmma, "C");
@@ -170,6 +187,7 @@ int main() {
   mma_cases("cxx_gmma_64x32x16_rs", gmma_rs, "CA");
   auto gmma2 = make_tiled_mma(SM90_64x16x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2, _1, _1>>{});
   mma_cases("cxx_tiled_gmma_64x16x16_2x1x1", gmma2, "C");
+  mma_cases("cxx_tiled_gmma_64x8x16_2x2x1", make_tiled_mma(SM90_64x8x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2, _2, _1>>{}), "C");
   // Not read: each print below is refused by name.
   print_case("cxx_copy_atom", "unread", Copy_Atom<SM75_U32x4_LDSM_N, half_t>{});
   print_case("cxx_gmem_tensor", "unread", make_tensor(make_gmem_ptr(reinterpret_cast<half_t*>(smem)), make_layout(make_shape(4, 8))));
@@ -179,7 +197,7 @@ int main() {
   print_case("cxx_negative_static_stride", "unread", Layout<Shape<_4, _2>, Stride<_1, Int<-8>>>{});
   print_case("cxx_gmma_uint4", "unread", GMMA::Layout_K_SW128_Atom<uint4_t>{});
   print_case("cxx_tiled_mma_permuted", "unread", mma_perm);
-  print_case("cxx_tiled_mma_wide", "unread", mma_wide);
+  print_case("cxx_tiled_mma_not_multiple", "unread", make_tiled_mma(sm80, Layout<Shape<_2, _2, _1>>{}, Tile<_48, _16, _16>{}));
   return 0;
 }
 """
@@ -193,7 +211,7 @@ UNREAD_EXPECT = {
     "cxx_negative_static_stride": "negative stride -8",
     "cxx_gmma_uint4": "4-bit elements",
     "cxx_tiled_mma_permuted": "print of a TiledMMA with PermutationMNK",
-    "cxx_tiled_mma_wide": "print of a TiledMMA with PermutationMNK",
+    "cxx_tiled_mma_not_multiple": "print of a TiledMMA with PermutationMNK",
 }
 
 

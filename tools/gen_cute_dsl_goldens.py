@@ -16,7 +16,8 @@ would in a kernel, and the text captured is the case's spec, verbatim. The cells
   `make_tiled_mma(op)`); the threads that hold an element are its replicas (A is held by every
   atom along N, B along M, C along K);
 - TiledCopies: `tiled_copy.get_slice(tid).partition_D(make_identity_tensor(tiler))` (the layout
-  a TiledCopy prints, `TV Layout tiled`, is its destination's).
+  a TiledCopy prints, `TV Layout tiled`, is its destination's for a load; for a store, stmatrix,
+  it is the source's, and `partition_S` gives the cells).
 Random cases are drawn with `--seed`; `unread` lists DSL prints Tilescope does not read, with the
 words its refusal must contain (checked by core_tests, CuteDslGoldens.*).
 """
@@ -74,6 +75,15 @@ def layout_table(fn, grid):
     rank = len(cells[0]["out"])
     return {"kind": "layout", "input_shape": list(grid),
             "output_shape": [max(c["out"][k] for c in cells) + 1 for k in range(rank)], "cells": cells}
+
+
+def copy_partition(store):
+    """The side of a TiledCopy its `TV Layout tiled` describes (the atom's reference layout): the
+    destination registers of a load (ldmatrix, universal copies), the source registers of a store
+    (stmatrix)."""
+    if store:
+        return lambda s, t: s.partition_S(t)
+    return lambda s, t: s.partition_D(t)
 
 
 def partition_owners(tiled, nthreads, part, rows, cols):
@@ -224,6 +234,19 @@ def build(seed, count):
             owners = partition_owners(permuted, cute.size(permuted), lambda s, t: s.partition_C(t), M, N)
             case(f"dsl_tiled_mma_{opname}_perm_identity_C", printed(permuted), fragment_table(owners, M, N),
                  f"print(cute.make_tiled_mma(op, cute.make_layout((2, 2, 1)), permutation_mnk=({M}, {N}, {K})))")
+            # A permutation wider than the atoms: they repeat over it, in further registers.
+            wide = cute.make_tiled_mma(op, cute.make_layout((2, 2, 1)), permutation_mnk=(2 * M, 2 * N, 2 * K))
+            for opnd, (rows, cols) in (("C", (2 * M, 2 * N)), ("A", (2 * M, 2 * K)), ("B", (2 * N, 2 * K))):
+                text = printed(wide)
+                lines = text.splitlines()
+                drop = [l for l in ("TV Layout A", "TV Layout B", "TV Layout C") if l != f"TV Layout {opnd}"]
+                spec = text if opnd == "C" else "\n".join(l for l in lines if not any(d in l for d in drop))
+                part = {"C": lambda s, t: s.partition_C(t), "A": lambda s, t: s.partition_A(t),
+                        "B": lambda s, t: s.partition_B(t)}[opnd]
+                owners = partition_owners(wide, cute.size(wide), part, rows, cols)
+                case(f"dsl_tiled_mma_{opname}_perm_wide_{opnd}", spec, fragment_table(owners, rows, cols),
+                     f"print(cute.make_tiled_mma(op, cute.make_layout((2, 2, 1)), permutation_mnk=({2 * M}, "
+                     f"{2 * N}, {2 * K}))); cells from get_slice(tid).partition_{opnd}")
             # A permutation that reorders rows: not read (refused by name).
             perm = cute.make_tiled_mma(op, cute.make_layout((2, 2, 1)),
                                        permutation_mnk=(M, cute.make_layout((4, 4, N // 16), stride=(1, 8, 4)), K))
@@ -235,11 +258,18 @@ def build(seed, count):
                     ("universal_A", cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16), "A"),
                     ("ldmatrix_x4_A", cute.make_copy_atom(warp.LdMatrix8x8x16bOp(False, 4), cutlass.Float16), "A"),
                     ("ldmatrix_x2_B", cute.make_copy_atom(warp.LdMatrix8x8x16bOp(False, 2), cutlass.Float16), "B"),
-                    ("ldmatrix_x4_B", cute.make_copy_atom(warp.LdMatrix8x8x16bOp(False, 4), cutlass.Float16), "B")]:
+                    ("ldmatrix_x4_B", cute.make_copy_atom(warp.LdMatrix8x8x16bOp(False, 4), cutlass.Float16), "B"),
+                    ("ldmatrix_t_x2_B", cute.make_copy_atom(warp.LdMatrix8x8x16bOp(True, 2), cutlass.Float16), "B"),
+                    ("stmatrix_x4_C", cute.make_copy_atom(warp.StMatrix8x8x16bOp(False, 4), cutlass.Float16), "C"),
+                    ("stmatrix_x2_C", cute.make_copy_atom(warp.StMatrix8x8x16bOp(False, 2), cutlass.Float16), "C")]:
                 if opname not in ("f16_f32_16x8x16", "bf16_f32_16x8x8"):
                     continue
-                for al in [(2, 2, 1), (1, 4, 1), (2, 1, 2)]:
-                    tm = cute.make_tiled_mma(op, cute.make_layout(al))
+                for al in [(2, 2, 1), (1, 4, 1), (2, 1, 2), "wide"]:
+                    if al == "wide":  # a permutation twice the atoms' tile along N
+                        tm = cute.make_tiled_mma(op, cute.make_layout((2, 2, 1)), permutation_mnk=(M, 2 * N, K))
+                        al = (2, 2, 1, "wideN")
+                    else:
+                        tm = cute.make_tiled_mma(op, cute.make_layout(al))
                     try:
                         maker = {"A": cute.make_tiled_copy_A, "B": cute.make_tiled_copy_B,
                                  "C": cute.make_tiled_copy_C}[which]
@@ -248,8 +278,9 @@ def build(seed, count):
                         print(f"skipped {cname} {al}: {e}", file=sys.stderr)
                         continue
                     rows, cols = cute.size(tc.tiler_mn[0]), cute.size(tc.tiler_mn[1])
-                    owners = partition_owners(tc, cute.size(tc), lambda s, t: s.partition_D(t), rows, cols)
-                    name = f"dsl_tiled_copy_{opname}_{cname}_{al[0]}x{al[1]}x{al[2]}"
+                    owners = partition_owners(tc, cute.size(tc), copy_partition(cname.startswith("stmatrix")),
+                                              rows, cols)
+                    name = f"dsl_tiled_copy_{opname}_{cname}_{'x'.join(str(a) for a in al)}"
                     try:
                         table = fragment_table(owners, rows, cols)
                     except ValueError as e:
@@ -261,7 +292,7 @@ def build(seed, count):
                         continue
                     case(name, printed(tc), table,
                          f"print(cute.make_tiled_copy_{which}(copy atom, make_tiled_mma(op, {al}))); "
-                         "cells from get_slice(tid).partition_D")
+                         "cells from get_slice(tid).partition_D (partition_S for stmatrix)")
         # TiledCopies from thread and value layouts.
         for k in range(count // 2):
             tm, tn = rng.choice([(8, 4), (4, 8), (16, 2), (32, 4), (8, 8), (2, 16), (32, 1)])
@@ -272,7 +303,7 @@ def build(seed, count):
             catom = cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), dt)
             tc = cute.make_tiled_copy_tv(catom, thr, val)
             rows, cols = cute.size(tc.tiler_mn[0]), cute.size(tc.tiler_mn[1])
-            owners = partition_owners(tc, cute.size(tc), lambda s, t: s.partition_D(t), rows, cols)
+            owners = partition_owners(tc, cute.size(tc), copy_partition(False), rows, cols)
             case(f"dsl_tiled_copy_tv_{k:03d}", printed(tc), fragment_table(owners, rows, cols),
                  f"print(cute.make_tiled_copy_tv(copy atom, {printed(thr)}, {printed(val)})); "
                  "cells from get_slice(tid).partition_D")

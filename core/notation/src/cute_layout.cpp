@@ -594,7 +594,8 @@ std::int64_t modesSize(const std::vector<Mode>& modes) {
 } // namespace
 
 ts::Fragment tileMma(const ts::Fragment& atom, const Layout& vmnk, int rowMode, int colMode,
-                     std::int64_t atomThreads) {
+                     std::int64_t atomThreads, std::int64_t rows, std::int64_t cols,
+                     std::int64_t atomValues) {
     if (vmnk.shape.leaf || vmnk.shape.children.size() != 4)
         throw InputError("ThrLayoutVMNK has four modes (V, M, N, K)");
     if (atom.replicate() != 1)
@@ -631,7 +632,32 @@ ts::Fragment tileMma(const ts::Fragment& atom, const Layout& vmnk, int rowMode, 
         thread = thread + modeAt(modes[bcast], var(kRepVar), copies);
         replicate = copies;
     }
-    return ts::Fragment({ra * ar, ca * ac}, thread, {inAtom(atom.index()[0])}, replicate);
+    Expr index = inAtom(atom.index()[0]);
+    // A PermutationMNK wider than the atoms (`Tile<_32,_32,_16>` over 2x2 atoms of 16x8): the
+    // atoms repeat over the rest of the tile, and each thread holds the repeats in further
+    // registers, CuTe's partition order (atom values, rest rows, rest columns), colexicographic.
+    const std::int64_t rowsA = ra * ar, colsA = ca * ac;
+    const std::int64_t R = rows > 0 ? rows : rowsA, C = cols > 0 ? cols : colsA;
+    if (R % rowsA != 0 || C % colsA != 0)
+        throw InputError("the TiledMMA's tile " + std::to_string(R) + "x" + std::to_string(C) +
+                         " is not a whole number of its atoms' " + std::to_string(rowsA) + "x" +
+                         std::to_string(colsA));
+    if (R != rowsA || C != colsA) {
+        Expr iw = R != rowsA ? floormod(i, rowsA) : i, jw = C != colsA ? floormod(j, colsA) : j;
+        auto wrap = [&](const Expr& e) {
+            return substitute(e, [&](const std::string& n) -> Expr {
+                if (n == placeholderName(0)) return iw;
+                if (n == placeholderName(1)) return jw;
+                return nullptr;
+            });
+        };
+        thread = wrap(thread);
+        index = wrap(index);
+        Expr restI = R != rowsA ? floordiv(i, rowsA) : constant(0);
+        Expr restJ = C != colsA ? floordiv(j, colsA) : constant(0);
+        index = index + (restI + restJ * (R / rowsA)) * atomValues;
+    }
+    return ts::Fragment({R, C}, thread, {index}, replicate);
 }
 
 std::string print(const IntTuple& t) {
@@ -738,8 +764,10 @@ std::vector<std::int64_t> tupleAfter(std::string_view text, std::size_t pos, std
 
 // PermutationMNK as CuTe prints it: `(_,_,_)` (the atoms side by side), or entries that the
 // DSL prints as layouts; an identity `N:1` over the whole tile extent is the same as `_`.
+// Returns in `extent` the tile of each of M, N, K: the atoms' own extent for `_`, or the
+// permutation's extent when it is a whole multiple of it (the atoms repeated).
 void checkPermutation(std::string_view text, std::size_t pos, std::size_t column,
-                      const std::int64_t (&extent)[3]) {
+                      std::int64_t (&extent)[3]) {
     interop::Cursor c(text, pos);
     std::size_t start = c.pos();
     auto refuse = [&]() {
@@ -749,7 +777,8 @@ void checkPermutation(std::string_view text, std::size_t pos, std::size_t column
         p.erase(std::remove_if(p.begin(), p.end(), ::isspace), p.end());
         throw ParseError("this is CuTe's print of a TiledMMA with PermutationMNK " + p +
                              ", which Tilescope does not read yet: it reads TiledMMA prints "
-                             "whose PermutationMNK is (_,_,_) (the atoms side by side)",
+                             "whose PermutationMNK is (_,_,_) (the atoms side by side) or whole "
+                             "multiples of the atoms' tile (the atoms repeated over it)",
                          std::string(text), column);
     };
     if (!c.accept('(')) refuse();
@@ -762,11 +791,14 @@ void checkPermutation(std::string_view text, std::size_t pos, std::size_t column
             c.accept('_');
             continue;
         }
+        std::int64_t e = 0;
         try {
-            if (tilerEntry(c, "PermutationMNK") != extent[k]) refuse();
+            e = tilerEntry(c, "PermutationMNK");
         } catch (const ParseError&) {
             refuse();
         }
+        if (e % extent[k] != 0) refuse();
+        extent[k] = e;
     }
     if (!c.accept(')')) refuse();
 }
@@ -781,12 +813,23 @@ namespace {
 // puts one element in several registers of a thread, which the TV layout alone does not say
 // and a fragment cannot show: refused by name rather than shown as the TV layout reads.
 void checkCopyAtomValues(std::string_view text, const cute::Layout& tv) {
-    Label ref = findLabel(text, "ValLayoutRef:");
-    if (ref.at == std::string_view::npos) ref = findLabel(text, "ValLayoutDst:");
-    if (ref.at == std::string_view::npos || tv.shape.leaf || tv.shape.children.size() != 2) return;
-    cute::Layout atom = layoutAfter(text, ref.at);
-    if (atom.shape.leaf || atom.shape.children.size() != 2) return;
-    const std::int64_t atomValues = cute::size(atom.shape.children[1]);
+    if (tv.shape.leaf || tv.shape.children.size() != 2) return;
+    auto valuesAfter = [&](std::string_view label) -> std::int64_t {
+        Label l = findLabel(text, label);
+        if (l.at == std::string_view::npos) return 0;
+        cute::Layout atom = layoutAfter(text, l.at);
+        if (atom.shape.leaf || atom.shape.children.size() != 2) return 0;
+        return cute::size(atom.shape.children[1]);
+    };
+    // CuTe C++ prints the reference layout (ValLayoutRef). The DSL prints only source and
+    // destination; the reference is the register side, the destination of a load (ldmatrix)
+    // and the source of a store (stmatrix), and the shared-memory side lists the elements of
+    // each thread's whole address row, never fewer: the smaller count is the reference's.
+    std::int64_t atomValues = valuesAfter("ValLayoutRef:");
+    if (atomValues == 0) {
+        const std::int64_t src = valuesAfter("ValLayoutSrc:"), dst = valuesAfter("ValLayoutDst:");
+        atomValues = src == 0 ? dst : dst == 0 ? src : std::min(src, dst);
+    }
     const std::int64_t tvValues = cute::size(tv.shape.children[1]);
     if (atomValues > 0 && tvValues % atomValues != 0)
         throw InputError("this is CuTe's print of a TiledCopy whose copy atom moves " +
@@ -840,15 +883,18 @@ Mapping parseCuTeLabelled(std::string_view text) {
         if (vmnk.at != std::string_view::npos) {
             Label perm = findLabel(text, "PermutationMNK:");
             cute::Layout vl = layoutAfter(text, vmnk.at);
-            if (perm.at != std::string_view::npos) {
-                std::int64_t extent[3] = {s[0], s[1], s[2]};
-                if (!vl.shape.leaf && vl.shape.children.size() == 4)
-                    for (int k = 0; k < 3; ++k)
-                        extent[k] *= cute::size(vl.shape.children[k + 1]);
+            std::int64_t extent[3] = {s[0], s[1], s[2]};
+            if (!vl.shape.leaf && vl.shape.children.size() == 4)
+                for (int k = 0; k < 3; ++k)
+                    extent[k] *= cute::size(vl.shape.children[k + 1]);
+            if (perm.at != std::string_view::npos)
                 checkPermutation(text, perm.at, perm.column, extent);
-            }
             const int row = &use == &lb ? 2 : 1, col = &use == &lc ? 2 : 3;
-            return cute::tileMma(cute::tvToFragment(tv, m, n), vl, row, col, cute::tvThreads(tv));
+            const std::int64_t values = tv.shape.leaf || tv.shape.children.size() < 2
+                                            ? 1
+                                            : cute::size(tv.shape.children[1]);
+            return cute::tileMma(cute::tvToFragment(tv, m, n), vl, row, col, cute::tvThreads(tv),
+                                 extent[row - 1], extent[col - 1], values);
         }
         // The atom's TV layouts number threads logically; ThrID gives each one's lane (SM70's
         // 8x8x4 atoms run on a quadpair, lanes 0-3 and 16-19).

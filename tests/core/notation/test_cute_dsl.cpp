@@ -98,6 +98,30 @@ TEST(CuteDsl, TiledMmaPermutationThatIsTheWholeTileIsRead) {
                         "print of a TiledMMA with PermutationMNK");
 }
 
+TEST(CuteTiledMma, PermutationWiderThanTheAtomsRepeatsThemInFurtherRegisters) {
+    // CuTe C++'s print of make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, 2x2x1, Tile<_32,_32,_16>):
+    // the atoms cover 32x16 and repeat once along N; CuTe's partition_C puts the repeat in
+    // registers 4..7 of the same threads (atom values, then rest M, then rest N).
+    const std::string wide = "TiledMMA\n  ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)\n"
+                             "  PermutationMNK: (_32,_32,_16)\nMMA_Atom\n  ThrID:      _32:_1\n"
+                             "  Shape_MNK:  (_16,_8,_16)\n"
+                             "  LayoutC_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))";
+    ts::Fragment f = std::get<ts::Fragment>(ts::parseMapping(wide));
+    ASSERT_EQ(f.inputShape(), (ts::Shape{32, 32}));
+    ts::FragmentTable t = f.evaluate();
+    for (std::size_t m = 0; m < 32; ++m)
+        for (std::size_t n = 0; n < 16; ++n) {
+            const std::size_t a = m * 32 + n, b = m * 32 + n + 16;
+            EXPECT_EQ(t.threads[a], t.threads[b]) << m << "," << n;
+            EXPECT_EQ(t.local[a] + 4, t.local[b]) << m << "," << n;
+        }
+    expectRefusedNaming("TiledMMA\n  ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)\n"
+                        "  PermutationMNK: (_48,_16,_16)\nMMA_Atom\n  ThrID:      _32:_1\n"
+                        "  Shape_MNK:  (_16,_8,_16)\n"
+                        "  LayoutC_TV: ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))",
+                        "print of a TiledMMA with PermutationMNK (_48,_16,_16)");
+}
+
 TEST(CuteGmma, SmemPtrSwizzlesByteAddresses) {
     // CuTe C++'s GMMA::Layout_K_SW128_Atom<half_t>: Sw<3,4,3> acts on byte addresses, so row 1
     // (elements 64.., bytes 128..) starts at element 72 (g++ against CUTLASS: &t(1,0) - base).

@@ -389,9 +389,13 @@ TEST(CuTeMmaAtom, TiledMmaPrintIsTheWholeTile) {
     std::set<std::int64_t> lanes(t.threads.begin(), t.threads.end());
     EXPECT_EQ(lanes.size(), 32u);
     EXPECT_EQ(t.threadExtent, 32);
-    // A permuted tile is not read yet: said so, not read as the plain one.
+    // A tile twice the atoms' repeats them (cute_cxx.json checks its cells against CuTe).
+    std::string wide = tiled;
+    wide.replace(wide.find("(_,_,_)"), 7, "(_32,_32,_4)");
+    EXPECT_EQ(std::get<ts::Fragment>(ts::parseMapping(wide)).inputShape(), (ts::Shape{32, 32}));
+    // A permutation that reorders rows is not read yet: said so, not read as the plain one.
     std::string permuted = tiled;
-    permuted.replace(permuted.find("(_,_,_)"), 7, "(_32,_32,_4)");
+    permuted.replace(permuted.find("(_,_,_)"), 7, "(_16,(_4,_2,_2):(_1,_8,_4),_4)");
     EXPECT_THROW(ts::parseMapping(permuted), ts::ParseError);
 }
 

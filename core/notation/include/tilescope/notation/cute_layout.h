@@ -85,8 +85,12 @@ std::int64_t tvThreads(const Layout& tv);
 // operand's rows and columns (C: M, N; A: M, K; B: N, K); the remaining one of M, N, K holds
 // copies of the operand (A is shared by the atoms along N): replicas. Throws InputError when
 // ThrLayoutVMNK is not four modes or its V mode is not the atom's threads.
+// `rows` x `cols` is the TiledMMA's tile along the operand's modes (0: the atoms' own); a
+// PermutationMNK wider than the atoms repeats them over it, each repeat in further registers
+// (`atomValues` per repeat, the atom TV layout's value count).
 ts::Fragment tileMma(const ts::Fragment& atom, const Layout& vmnk, int rowMode, int colMode,
-                     std::int64_t atomThreads);
+                     std::int64_t atomThreads, std::int64_t rows = 0, std::int64_t cols = 0,
+                     std::int64_t atomValues = 1);
 
 std::string print(const IntTuple& t);
 std::string print(const Layout& l);
