@@ -316,11 +316,22 @@ Swizzle elementSwizzle(const Composed& c) {
     const Swizzle& s = *c.swizzle;
     if (c.elementBits == 0 || s.bits == 0) return s;
     const int bits = c.elementBits;
-    if (bits % 8 != 0 || (bits & (bits - 1)) != 0)
+    if ((bits & (bits - 1)) != 0)
         throw InputError("this is CuTe's print of a swizzle on the addresses of " +
                          std::to_string(bits) + "-bit elements (smem_ptr[" + std::to_string(bits) +
-                         "b]), which Tilescope does not read yet: it reads 8-, 16-, 32-, 64- "
-                         "and 128-bit elements");
+                         "b]), which Tilescope does not read yet: it reads elements of 4, 8, 16, "
+                         "32, 64 and 128 bits");
+    // Sub-byte elements (4-bit: two to a byte): CuTe C++ 4.2 addresses a tensor on such a
+    // shared-memory pointer with the swizzle applied to the element offset itself, not to the
+    // byte address (g++: Layout_K_SW128_Atom<uint4_t> puts element 128, byte 64, at 144, which
+    // is Sw<3,4,3>(128); all 24 uint4_t atoms and tilings in cute_cxx.json agree). Read as CuTe
+    // computes it.
+    if (bits == 4) return s;
+    if (bits < 8)
+        throw InputError("this is CuTe's print of a swizzle on the addresses of " +
+                         std::to_string(bits) + "-bit elements (smem_ptr[" + std::to_string(bits) +
+                         "b]), which Tilescope does not read yet: of the sub-byte widths it "
+                         "reads 4-bit elements, the ones checked against CuTe");
     int k = 0;
     while ((8 << k) < bits)
         ++k;

@@ -136,8 +136,13 @@ TEST(CuteGmma, SmemPtrSwizzlesByteAddresses) {
         differ += c[k] != wrong[k];
     EXPECT_EQ(differ, 256);
     EXPECT_EQ(c, cells("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"));
-    expectRefusedNaming("Sw<3,4,3> o smem_ptr[4b](unset) o (_8,_256):(_256,_1)",
-                        "print of a swizzle on the addresses of 4-bit elements");
+    // 4-bit elements: CuTe C++ swizzles the element offset itself (uint4_t element 128, byte
+    // 64, is at 144 = Sw<3,4,3>(128); element 256 at 288).
+    json u4 = cells("Sw<3,4,3> o smem_ptr[4b](unset) o (_8,_256):(_256,_1)");
+    EXPECT_EQ(u4[128]["out"], json({144}));
+    EXPECT_EQ(u4[256]["out"], json({288}));
+    expectRefusedNaming("Sw<3,4,3> o smem_ptr[6b](unset) o (_8,_128):(_128,_1)",
+                        "print of a swizzle on the addresses of 6-bit elements");
     expectRefusedNaming("Sw<3,2,3> o smem_ptr[64b](unset) o (_8,_16):(_16,_1)",
                         "moves bits inside an element");
     expectRefusedNaming("Sw<3,4,3> o smem_ptr[16b](0x7f0000000400) o (_8,_64):(_64,_1)",
