@@ -321,6 +321,15 @@ def build(seed, count):
             ptr, warpgroup.make_smem_layout_atom(warpgroup.SmemLayoutAtomKind.K_SW128, cutlass.Float16))),
             "expect": "the CuTe DSL's print of a tensor"})
         unread.append({"name": "dsl_pointer", "spec": printed(ptr), "expect": "the CuTe DSL's print of a tensor or pointer"})
+        # SM100 tcgen05 atoms: one thread issues the MMA for the CTA, the accumulator in tensor
+        # memory (the DSL's default arch is sm_100a).
+        from cutlass.cute.nvgpu import tcgen05, OperandMajorMode
+        umma = tcgen05.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (128, 128, 16), tcgen05.CtaGroup.ONE,
+                                    tcgen05.OperandSource.SMEM, OperandMajorMode.K, OperandMajorMode.K)
+        unread.append({"name": "dsl_tcgen05_atom", "spec": printed(cute.make_mma_atom(umma)),
+                       "expect": "tensor memory"})
+        unread.append({"name": "dsl_tcgen05_tiled_mma", "spec": printed(cute.make_tiled_mma(umma)),
+                       "expect": "tensor memory"})
         # A TiledCopy whose tiler permutes the tile's rows.
         tv = cute.make_layout((32, 4), stride=(4, 1))
         tc = cute.make_tiled_copy(cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16), tv,

@@ -889,6 +889,16 @@ Mapping parseCuTeLabelled(std::string_view text) {
         m = &use == &lb ? s[1] : s[0];
         n = &use == &lc ? s[1] : s[2];
         tv = layoutAfter(text, use.at);
+        // An SM100 tcgen05 (UMMA) atom is issued by one thread for the whole CTA (ThrID 1:0) and
+        // keeps its accumulator in tensor memory: its TV layout gives that one "thread" the
+        // whole tile, which no thread's registers hold (255 at most). Named, not drawn as
+        // registers.
+        if (cute::tvThreads(tv) == 1 && m * n > 255)
+            throw InputError("this is CuTe's print of an MMA atom issued by one thread for a " +
+                             std::to_string(m) + "x" + std::to_string(n) +
+                             " tile (an SM100 tcgen05 atom, ThrID 1:0, whose accumulator is in "
+                             "tensor memory), which Tilescope does not read yet: its values are "
+                             "not a thread's registers");
         // A TiledMMA print: its atoms, tiled by ThrLayoutVMNK (whose V mode is the atom's ThrID).
         Label vmnk = findLabel(text, "ThrLayoutVMNK:");
         if (vmnk.at != std::string_view::npos) {

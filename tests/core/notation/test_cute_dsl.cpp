@@ -210,6 +210,13 @@ TEST(CuteUnread, EveryOtherCutePrintIsNamed) {
     expectRefusedNaming("gmem_ptr[16b](0x7ffd0000) o (_8,_64):(_64,_1)",
                         "CuTe's print of a Tensor");
     expectRefusedNaming("(?,64):(64,1)", "dynamic extents or strides");
+    // The CuTe DSL's print of tcgen05.MmaF16BF16Op(f16, f32, (128,128,16), CtaGroup.ONE, SMEM).
+    expectRefusedNaming("MMA Atom\n  ThrID:       1:0\n  Shape MNK:   (128,128,16)\n"
+                        "  TV Layout C: (1,(128,128)):(128,(1,128))",
+                        "tensor memory");
+    // A one-thread atom with a register's worth of values is read (UniversalFMA, 1x1x1).
+    EXPECT_NO_THROW(ts::parseMapping("MMA_Atom\n  ThrID:      _1:_0\n  Shape_MNK:  (_1,_1,_1)\n"
+                                     "  LayoutC_TV: (_1,_1):(_0,_0)"));
     expectRefusedNaming("Sw<3,4,3>_smem_ptr[16b](0x7f0000000400) o (_8,_64):(_64,_1)",
                         "CuTe's print of a Tensor");
     expectRefusedNaming("(_4,_8):(_8,_1) o _0 o (_8,_4):(_1,_8)",
