@@ -2,7 +2,10 @@
 """TTGIR text goldens (tests/data/goldens/triton_mlir.json): the types and attributes Triton 3.9
 prints, read back by Triton itself, with every cell from Triton's LinearLayout.apply.
 
-    /work/main/.venv/bin/python tools/gen_triton_mlir_goldens.py   # about a minute
+    /work/main/.venv/bin/python tools/gen_triton_mlir_goldens.py   # about 40 s
+
+Also every type in the TTGIR of small kernels compiled on the CPU for sm_80/90/100 and gfx942
+(tools/triton_kernels_for_goldens.py), pasted after the dump's alias definitions.
 
 For each seeded random Gluon layout (blocked of rank 1-3, MMA v2/v3, dot operands, slices,
 DistributedLinearLayout with and without register broadcast, NVMMA / swizzled / linear shared
@@ -79,9 +82,27 @@ def worker():
         out = {}
         printed = False
         try:
-            layout = eval(req["layout"], ns)  # noqa: S307 - our own generated constructor text
+            layout = eval(req["layout"], ns) if "layout" in req else None  # noqa: S307 - our own text
             shape = req["shape"]
-            if req["form"] == "to_linear_layout":
+            if req["form"] == "text":
+                # A type from a compiled kernel's dump, with the dump's alias definitions.
+                mod = req["defs"] + "\nmodule {\n  tt.func public @k(%arg0: " + req["type"] + \
+                    ") {\n    tt.return\n  }\n}\n"
+                path = os.path.join(tmp, "m.mlir")
+                with open(path, "w") as fh:
+                    fh.write(mod)
+                m2 = ir.parse_mlir_module(path, ctx)
+                arg = m2.get_function("k").args(0)
+                back = (b.get_gluon_layout_from_memdesc(arg) if req["memdesc"]
+                        else b.get_gluon_layout_from_tensor(arg))
+                if isinstance(back, ttgl.DistributedLinearLayout):
+                    emit({"parsed": {"bases": bases(back), "shape": list(back.shape)}})
+                else:
+                    emit({})
+                printed = True
+                r = b.to_linear_layout(back._to_ir(b), shape)
+                out = {"bases": bases(r), "printed": str(r)}
+            elif req["form"] == "to_linear_layout":
                 r = b.to_linear_layout(layout._to_ir(b), shape)
                 out = {"bases": bases(r), "printed": str(r)}
             else:
@@ -356,6 +377,52 @@ def to_linear_cases(rng):
     return out
 
 
+def compiled_types():
+    """(name, defs, type text, shape, memdesc) of every distinct layout-carrying type in the TTGIR
+    of small kernels compiled on the CPU for sm_80, sm_90, sm_100 and gfx942."""
+    import re
+    import triton_kernels_for_goldens as K
+
+    out, skipped = [], 0
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "triton_kernels_for_goldens.py")
+    for kname in K.KERNELS:
+        for backend, arch, warp in K.TARGETS:
+            r = subprocess.run([sys.executable, here, kname, backend, arch, str(warp)], capture_output=True,
+                               text=True)
+            if r.returncode != 0:
+                print(f"{kname} {backend} {arch}: does not compile: {r.stderr.strip().splitlines()[-1:]}")
+                continue
+            text = r.stdout
+            defs = "\n".join(x for x in text.splitlines()
+                             if re.match(r"^[#!]\w+ = ", x) and " = loc(" not in x)
+            seen = set()
+            for m in re.finditer(r"tensor<\d|!ttg\.memdesc<", text):
+                start, depth, k = m.start(), 0, m.start()
+                while True:
+                    if text[k] == "<":
+                        depth += 1
+                    elif text[k] == ">" and text[k - 1] != "-":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    k += 1
+                ty = text[start:k + 1]
+                if ty in seen or "," not in ty:
+                    continue
+                seen.add(ty)
+                dims = re.match(r"(?:tensor|!ttg\.memdesc)<((?:\d+x)+)", ty).group(1)
+                shape = [int(x) for x in dims.strip("x").split("x")]
+                n = 1
+                for x in shape:
+                    n *= x
+                if n > 4 * MAX_ELEMENTS:
+                    skipped += 1
+                    continue
+                out.append((f"ttgir_{kname}_{backend}{arch}_{len(seen):02d}", defs, ty, shape,
+                            ty.startswith("!ttg.memdesc")))
+    return out, skipped
+
+
 def table(bases, shape):
     """Cells from Triton's LinearLayout.apply, in the tilescope-cli table format."""
     from triton._C.libtriton import linear_layout as LLm
@@ -406,6 +473,7 @@ def table(bases, shape):
 
 
 def main():
+    import re
     import triton
 
     rng, drawn = cases()
@@ -497,6 +565,40 @@ def main():
         good.append({"name": name, "spec": spec, "source": src.replace("type printed by Triton, parsed back by "
                                                                       "ir.parse_mlir_module, ", ""),
                      "layout": layout, "note": f"for shape {shape}", "triton_printed": res["printed"], "table": t})
+    compiled, compiled_skipped = compiled_types()
+    for name, defs, ty, shape, memdesc in compiled:
+        spec = defs + "\n" + ty
+        res = triton_.ask(form="text", defs=defs, type=ty, shape=shape, memdesc=memdesc)
+        if "error" in res and "parsed" in res and "#ttg.generic_linear<" in spec:
+            res = {"bases": res["parsed"]["bases"], "printed": json.dumps(res["parsed"])}
+        if res.get("error", "").endswith("SharedLinearLayout offset_bases must not be empty") and \
+                all(x == 1 for x in shape):
+            # One element (an mbarrier): Triton's conversion has no offset bases, which Gluon's
+            # Python wrapper will not hold; the layout is offset 0 at element 0.
+            res = {"bases": {"offset": [], "block": []}, "printed": res["error"]}
+        if "error" in res:
+            errors.append({"name": name, "spec": spec, "shape": shape, "error": res["error"],
+                           "why": "triton"})
+            continue
+        t, why = table(res["bases"], shape)
+        # An AMD layout (inline or through an alias the type uses): Triton converts it, Tilescope
+        # does not read it yet.
+        aliases = {x.split(" = ")[0]: x for x in defs.splitlines()}
+        used = [v for k, v in aliases.items() if re.search(re.escape(k) + r"\b", ty)]
+        if "#ttg.amd_" in ty or any("#ttg.amd_" in v for v in used):
+            errors.append({"name": name, "spec": spec, "shape": shape,
+                           "error": f"Triton converts it ({res['printed']}); Tilescope does not read AMD "
+                                    "layouts yet", "why": "unread"})
+            continue
+        if t is None:
+            errors.append({"name": name, "spec": spec, "shape": shape,
+                           "error": f"Triton converts it ({res['printed']}); a fragment cannot show it: {why}",
+                           "why": "not_shown"})
+            continue
+        good.append({"name": name, "spec": spec, "source": src.replace("type printed by Triton", "type from a "
+                     "compiled kernel's TTGIR"), "note": f"{ty} from a TTGIR dump", "triton_printed": res["printed"],
+                     "table": t})
+        stats["compiled"] = stats.get("compiled", 0) + 1
     triton_.close()
     header = {
         "versions": {"triton": triton.__version__},
@@ -511,7 +613,9 @@ def main():
         "counts": {"cases": len(good), "errors": len(errors),
                    "errors_by_reason": {k: sum(1 for e in errors if e["why"] == k)
                                         for k in ("triton", "unread", "not_shown")},
-                   "register_broadcast_cases": stats["register_broadcast"]},
+                   "register_broadcast_cases": stats["register_broadcast"],
+                   "compiled_kernel_types": stats.get("compiled", 0),
+                   "compiled_kernel_types_over_4096_elements_not_stored": compiled_skipped},
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "goldens",
                         "triton_mlir.json")

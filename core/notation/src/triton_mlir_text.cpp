@@ -60,6 +60,10 @@ public:
         } else if (startsHere("#")) {
             Value attr = attribute(0);
             l = bare(attr, start);
+        } else if (startsHere("module") || startsHere("tt.func") || startsHere("%")) {
+            fail(pos_, "this is TTGIR code, not one type: Tilescope reads one type from a dump "
+                       "(tensor<128x64xf16, #blocked> or !ttg.memdesc<...>), pasted with the alias "
+                       "definitions (#blocked = ...) it uses");
         } else {
             fail(pos_, "expected a TTGIR type (tensor<...>, !ttg.memdesc<...>) or attribute "
                        "(#ttg....<...>), found " +
@@ -531,6 +535,26 @@ private:
             (layout.name != "NVMMASharedLayout" && layout.name != "SwizzledSharedLayout" &&
              layout.name != "SharedLinearLayout"))
             fail(layout.column - 1, "a !ttg.memdesc has a shared layout, not " + layout.name);
+        // A pipelined allocation (`!ttg.memdesc<3x64x64xf16, ...>`) has leading dims that count
+        // buffers, past the layout's rank; Triton does not convert the layout for that shape.
+        std::size_t rank = 2;
+        if (layout.kind == Value::Call && layout.name == "SwizzledSharedLayout")
+            if (const Value* o = layout.field("order"); o && o->kind == Value::List)
+                rank = o->items.size();
+        if (layout.kind == Value::Call && layout.name == "NVMMASharedLayout" && shape.size() > rank)
+            fail(col - 1, "this memdesc has " + std::to_string(shape.size()) +
+                              " dims but its #ttg.nvmma_shared layout has rank 2: the leading dims "
+                              "count buffers of a multi-buffered allocation, which Tilescope does "
+                              "not read yet (paste one buffer's type, e.g. !ttg.memdesc<" +
+                              std::to_string(shape[shape.size() - 2]) + "x" +
+                              std::to_string(shape.back()) + "x...>)");
+        if (layout.kind == Value::Call && layout.name == "SwizzledSharedLayout" &&
+            shape.size() > rank)
+            fail(col - 1, "this memdesc has " + std::to_string(shape.size()) +
+                              " dims but its #ttg.swizzled_shared layout has rank " +
+                              std::to_string(rank) +
+                              ": the leading dims count buffers of a multi-buffered allocation, "
+                              "which Tilescope does not read yet (paste one buffer's type)");
         return convert(layout, shape, col);
     }
 

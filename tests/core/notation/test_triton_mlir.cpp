@@ -121,6 +121,21 @@ TEST(TritonMlir, UnreadFormsAreNamed) {
     EXPECT_NE(refusal("tensor<128x64xf16, #blocked>").find("paste that definition line"),
               std::string::npos);
     EXPECT_NE(refusal(kBlocked).find("no shape of its own"), std::string::npos);
+    // From a compiled sm_100 kernel's dump: an mbarrier array of two, and the whole module.
+    EXPECT_NE(refusal("#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order "
+                      "= [0]}>\n#smem = #ttg.shared_memory\n!ttg.memdesc<2x1xi64, #shared, "
+                      "#smem, mutable>")
+                  .find("leading dims count buffers"),
+              std::string::npos);
+    EXPECT_NE(refusal(std::string("#blocked = ") + kBlocked +
+                      "\nmodule {\n  tt.func public @k(%arg0: tensor<64x16xf16, #blocked>) {\n  "
+                      "  tt.return\n  }\n}")
+                  .find("this is TTGIR code, not one type"),
+              std::string::npos);
+    EXPECT_NE(refusal("!ttg.memdesc<64x16xf32, #ttng.tensor_memory_encoding<blockM = 64, blockN = "
+                      "16, colStride = 1>, #ttng.tensor_memory, mutable>")
+                  .find("print of a Blackwell tensor memory layout"),
+              std::string::npos);
     EXPECT_NE(refusal("tensor<64x64xf16, #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, "
                       "warpsPerCTA = [4, 1], instrShape = [16, 24, 16]}>>")
                   .find("N = 24 is not a power of two"),
