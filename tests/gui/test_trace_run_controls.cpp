@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -320,6 +321,62 @@ private slots:
         QTRY_VERIFY(!failed.isEmpty());
         QVERIFY2(failed.last().at(0).toString().contains(QStringLiteral("ascendc_pto")),
                  qPrintable(failed.last().at(0).toString()));
+    }
+
+    // The footprint of the active layout's tile is shown before running, follows the layout,
+    // dtype and chip, and a tile that does not fit is refused by Run with the same numbers.
+    void ascendFootprintIsShownAndOversizeTilesAreRefused() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RunController* c = runControllerOf(&w);
+        RunPanel* p = runPanelOf(&w);
+        QVERIFY(c && p);
+        p->setFitAccess(false);
+        auto* target = p->findChild<QComboBox*>(QStringLiteral("runTarget"));
+        target->setCurrentIndex(target->findData(int(RunTarget::LocalGpu)));
+        QVERIFY(p->ascendFootprintLabel()->isHidden());
+        QVERIFY(p->ascendChipBox()->isHidden());
+        w.document()->addLayout({"small", "T.Layout([100, 60], lambda i, j: (i, j))", {}, {}});
+        target->setCurrentIndex(target->findData(int(RunTarget::Ascend)));
+        QVERIFY(!p->ascendFootprintLabel()->isHidden());
+        QVERIFY(!p->ascendChipBox()->isHidden());
+        QString t = p->ascendFootprintLabel()->text();
+        // 100 x 60 float16 -> M, K, N = 112, 64, 64: L0C 112*64*4 = 28 KB of 128 KB.
+        QVERIFY2(t.contains(QStringLiteral("«small»")), qPrintable(t));
+        QVERIFY2(t.contains(QStringLiteral("M, K, N = 112, 64, 64")), qPrintable(t));
+        QVERIFY2(t.contains(QStringLiteral("L0C 28 KB of 128 KB")), qPrintable(t));
+        QVERIFY2(t.contains(QStringLiteral("L0A 14 KB of 64 KB")), qPrintable(t));
+        // float32: the same tile with 4-byte elements.
+        for (QComboBox* b : p->findChildren<QComboBox*>())
+            if (b->findText(QStringLiteral("float32")) >= 0)
+                b->setCurrentText(QStringLiteral("float32"));
+        t = p->ascendFootprintLabel()->text();
+        QVERIFY2(t.contains(QStringLiteral("L0A 28 KB of 64 KB")), qPrintable(t));
+        for (QComboBox* b : p->findChildren<QComboBox*>())
+            if (b->findText(QStringLiteral("float16")) >= 0)
+                b->setCurrentText(QStringLiteral("float16"));
+        // A 256 x 160 tile: L0C 160 KB, over A2/A3's 128 KB, shown as refused.
+        w.document()->addLayout({"big", "T.Layout([256, 160], lambda i, j: (i, j))", {}, {}});
+        t = p->ascendFootprintLabel()->text();
+        QVERIFY2(t.contains(QStringLiteral("«big»")), qPrintable(t));
+        QVERIFY2(t.contains(QStringLiteral("L0C needs 160 KB, the chip has 128 KB")),
+                 qPrintable(t));
+        // On the 950 (L0C 256 KB) only L0A is over (80 KB of 64 KB).
+        p->setAscendChip(QStringLiteral("950"));
+        t = p->ascendFootprintLabel()->text();
+        QVERIFY2(t.contains(QStringLiteral("L0C 160 KB of 256 KB")), qPrintable(t));
+        QVERIFY2(t.contains(QStringLiteral("L0A needs 80 KB, the chip has 64 KB")), qPrintable(t));
+        p->setAscendChip(QStringLiteral("a2a3"));
+        // Run refuses it before looking for CANN, with the numbers.
+        QSignalSpy failed(c, &RunController::failed);
+        p->runButton()->click();
+        QTRY_VERIFY(!failed.isEmpty());
+        const QString msg = failed.last().at(0).toString();
+        QVERIFY2(msg.contains(QStringLiteral("L0C needs 160 KB, the chip has 128 KB")),
+                 qPrintable(msg));
+        QVERIFY(!msg.contains(QStringLiteral("Cannot run on Ascend here")));
     }
 };
 

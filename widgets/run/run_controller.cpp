@@ -358,6 +358,8 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
         o.cols = in[1];
         o.dtype = spec.dtype.toStdString();
         o.backend = ts::parseAscendBackend(spec.ascendBackend.toStdString());
+        o.chip = ts::parseAscendChip(spec.ascendChip.toStdString());
+        // Refuses a tile that does not fit the chip, naming the buffer and both sizes.
         script = ts::generateAscendNdToNzKernel(o);
     } catch (const std::exception& e) {
         fail(QStringLiteral("Cannot generate the Ascend kernel for '%1': %2")

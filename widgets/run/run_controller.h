@@ -61,6 +61,8 @@ struct RunSpec {
     // Ascend: the tilelang-ascend branch to generate for ("ascendc_pto", the released one, or
     // "npuir"); the ND shape is the layout's 2-D input shape.
     QString ascendBackend = QStringLiteral("ascendc_pto");
+    // Ascend: the chip whose capacities the tile is checked against ("a2a3" or "950").
+    QString ascendChip = QStringLiteral("a2a3");
     int vector = 0;
     bool store = false;
     bool ncu = true;

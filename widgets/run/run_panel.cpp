@@ -12,7 +12,9 @@
 #include "window/mainwindow.h"
 
 #include "tilescope/banks/access.h"
+#include "tilescope/device/ascend_kernel.h"
 #include "tilescope/notation/mapping.h"
+#include "tilescope/support/errors.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -27,6 +29,7 @@
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -63,6 +66,19 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     backend_->setToolTip(QStringLiteral(
         "Which tilelang-ascend the kernel is generated for: the released branch (ascendc_pto, as "
         "on PyPI) or the npuir branch (HIVM IR through bishengir-compile)"));
+    chip_ = new QComboBox;
+    chip_->setObjectName(QStringLiteral("runAscendChip"));
+    chip_->addItem(QStringLiteral("Atlas A2/A3"), QStringLiteral("a2a3"));
+    chip_->addItem(QStringLiteral("Ascend 950"), QStringLiteral("950"));
+    chip_->setToolTip(QStringLiteral(
+        "The chip the tile's on-chip buffers are checked against (tilelang-ascend picks its "
+        "platform from the device at run time)"));
+    footprint_ = new QLabel;
+    footprint_->setObjectName(QStringLiteral("runAscendFootprint"));
+    footprint_->setWordWrap(true);
+    footprint_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    footprint_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    footprint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     dtype_ = new QComboBox;
     dtype_->addItems({QStringLiteral("float16"), QStringLiteral("bfloat16"),
                       QStringLiteral("float32"), QStringLiteral("int8"),
@@ -108,6 +124,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     auto* row = new QHBoxLayout;
     row->addWidget(target_);
     row->addWidget(backend_);
+    row->addWidget(chip_);
     row->addWidget(dtype_);
     row->addWidget(access_, 1);
     row->addWidget(fit_);
@@ -153,6 +170,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     v->setContentsMargins(4, 4, 4, 4);
     v->addLayout(row);
     v->addLayout(row2);
+    v->addWidget(footprint_);
     v->addWidget(status_);
     v->addWidget(marker);
     v->addWidget(tabs_, 1);
@@ -201,10 +219,16 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     connect(backend_, &QComboBox::currentIndexChanged, this, &RunPanel::inputChanged);
     // The back end means something for the Ascend target only.
     auto showBackend = [this] {
-        backend_->setVisible(RunTarget(target_->currentData().toInt()) == RunTarget::Ascend);
+        const bool ascend = ascendTargetChosen();
+        backend_->setVisible(ascend);
+        chip_->setVisible(ascend);
+        footprint_->setVisible(ascend);
     };
     connect(target_, &QComboBox::currentIndexChanged, this, showBackend);
     showBackend();
+    connect(chip_, &QComboBox::currentIndexChanged, this, &RunPanel::inputChanged);
+    for (QComboBox* b : {target_, backend_, chip_, dtype_})
+        connect(b, &QComboBox::currentIndexChanged, this, &RunPanel::ascendFootprintStale);
     connect(dtype_, &QComboBox::currentTextChanged, this, &RunPanel::inputChanged);
     connect(access_, &QLineEdit::textChanged, this, &RunPanel::inputChanged);
     connect(access_, &QLineEdit::textEdited, this, [this] { fit_->setChecked(false); });
@@ -240,6 +264,7 @@ void RunPanel::showFitted(const QString& access, const QString& dtype) {
                                     ? QStringLiteral("fitted to the layout when it runs")
                                     : QStringLiteral("access pattern"));
     if (!dtype.isEmpty()) dtype_->setCurrentText(dtype);
+    emit ascendFootprintStale(); // the dtype may have changed with the signals blocked
 }
 QString RunPanel::dtype() const {
     return dtype_->currentText();
@@ -250,6 +275,20 @@ QString RunPanel::ascendBackend() const {
 void RunPanel::setAscendBackend(const QString& name) {
     const int i = backend_->findData(name);
     if (i >= 0) backend_->setCurrentIndex(i);
+}
+QString RunPanel::ascendChip() const {
+    return chip_->currentData().toString();
+}
+void RunPanel::setAscendChip(const QString& id) {
+    const int i = chip_->findData(id);
+    if (i >= 0) chip_->setCurrentIndex(i);
+}
+bool RunPanel::ascendTargetChosen() const {
+    return RunTarget(target_->currentData().toInt()) == RunTarget::Ascend;
+}
+void RunPanel::showAscendFootprint(const QString& text, bool refused) {
+    footprint_->setText(text);
+    footprint_->setStyleSheet(refused ? QStringLiteral("color: #b91c1c;") : QString());
 }
 int RunPanel::vector() const {
     return vector_->value();
@@ -471,6 +510,43 @@ void fitRunAccess(RunPanel* panel, const ts::Mapping& m, const std::string& text
     panel->showFitted(QString::fromStdString(ts::defaultAccess(tile)),
                       QString::fromStdString(dtype));
 }
+// The Ascend footprint of the active layout's tile, for the dtype, back end and chip chosen:
+// computed by the core (ascendFootprint), only shown here. Every figure belongs to the layout
+// that is active now: recomputed whenever any of those inputs changes.
+void showAscendFootprint(MainWindow* w, RunPanel* panel) {
+    if (!panel->ascendTargetChosen()) return; // hidden; recomputed when Ascend is chosen
+    const ts::DocLayout* l = w->document()->activeLayout();
+    if (!l) {
+        panel->showAscendFootprint(QStringLiteral("No layout: the Ascend tile is the active "
+                                                  "layout's 2-D input shape."),
+                                   false);
+        return;
+    }
+    try {
+        const ts::Mapping m = ts::parseMapping(l->text);
+        const ts::Shape in = std::visit([](const auto& x) { return x.inputShape(); }, m);
+        if (in.size() != 2)
+            throw ts::InputError("the Ascend round trip takes a 2-D tile; this layout's input "
+                                 "shape is " +
+                                 ts::formatShape(in));
+        ts::AscendKernelOptions o;
+        o.rows = in[0];
+        o.cols = in[1];
+        o.dtype = panel->dtype().toStdString();
+        o.backend = ts::parseAscendBackend(panel->ascendBackend().toStdString());
+        o.chip = ts::parseAscendChip(panel->ascendChip().toStdString());
+        const ts::AscendFootprint f = ts::ascendFootprint(o);
+        panel->showAscendFootprint(QStringLiteral("«%1» on-chip footprint — %2")
+                                       .arg(QString::fromStdString(l->name),
+                                            QString::fromStdString(f.describe()).trimmed()),
+                                   !f.ok());
+    } catch (const std::exception& e) {
+        panel->showAscendFootprint(
+            QStringLiteral("«%1»: no Ascend tile: %2")
+                .arg(QString::fromStdString(l->name), QString::fromUtf8(e.what())),
+            true);
+    }
+}
 } // namespace
 
 QDockWidget* installRunUi(MainWindow* w) {
@@ -519,6 +595,7 @@ QDockWidget* installRunUi(MainWindow* w) {
         spec.access = panel->access();
         spec.vector = panel->vector();
         spec.ascendBackend = panel->ascendBackend();
+        spec.ascendChip = panel->ascendChip();
         panel->setRunInput(
             QStringLiteral("«%1» with %2 (%3)").arg(spec.layoutName, spec.access, spec.dtype));
         spec.compileOnly = compileOnly;
@@ -532,6 +609,11 @@ QDockWidget* installRunUi(MainWindow* w) {
         if (i == doc->active()) panel->inputChanged();
     });
     QObject::connect(doc, &DocumentModel::activeChanged, panel, &RunPanel::inputChanged);
+    auto footprint = [w, panel] { showAscendFootprint(w, panel); };
+    QObject::connect(panel, &RunPanel::ascendFootprintStale, panel, footprint);
+    QObject::connect(doc, &DocumentModel::textChanged, panel, footprint);
+    QObject::connect(doc, &DocumentModel::activeChanged, panel, footprint);
+    QObject::connect(doc, &DocumentModel::documentReset, panel, footprint);
     // Another project: the last run's status and the access chosen for the closed project's
     // layouts go; the access is fitted to the new project's layouts again.
     QObject::connect(doc, &DocumentModel::documentReset, panel, &RunPanel::resetForProject);

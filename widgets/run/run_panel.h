@@ -51,6 +51,15 @@ public:
     QString ascendBackend() const;
     void setAscendBackend(const QString& name);
     QComboBox* ascendBackendBox() const { return backend_; }
+    // The chip the Ascend tile is checked against: "a2a3" or "950"; shown for Ascend only.
+    QString ascendChip() const;
+    void setAscendChip(const QString& id);
+    QComboBox* ascendChipBox() const { return chip_; }
+    // The on-chip footprint of the active layout's tile (core ascendFootprint, computed by
+    // installRunUi): shown under the controls for the Ascend target, in red when refused.
+    void showAscendFootprint(const QString& text, bool refused);
+    QLabel* ascendFootprintLabel() const { return footprint_; }
+    bool ascendTargetChosen() const;
     QString statusText() const;
     QPlainTextEdit* log() const { return log_; }
     QChart* chart() const { return chart_; }
@@ -76,13 +85,16 @@ public slots:
 signals:
     void runRequested();
     void compileRequested();
+    // The target, dtype, back end or chip changed: the Ascend footprint must be recomputed.
+    void ascendFootprintStale();
 
 private:
     void setBusy(bool busy);
 
     RunController* ctl_;
     RunHistoryModel* history_;
-    QComboBox *target_, *dtype_, *backend_;
+    QComboBox *target_, *dtype_, *backend_, *chip_;
+    QLabel* footprint_;
     QLineEdit* access_;
     QCheckBox* fit_;
     QSpinBox* vector_;

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -83,8 +84,11 @@ TEST(AscendKernel, TileFollowsTheRunSpecIncludingInt4) {
     EXPECT_EQ(t.accum, "float32");
     t = ts::ascendRoundTripTile({33, 7, "float32"});
     EXPECT_EQ(t.m, 48);
-    EXPECT_EQ(t.k, 8);
-    EXPECT_EQ(t.n, 16); // L0B's N rounds up to 16 even when C0 = 8
+    // K = 16, not C0 = 8: CATLASS's f32 L1 -> L0A/L0B load3dv2 rounds K up to 16.
+    EXPECT_EQ(t.k, 16);
+    EXPECT_EQ(t.n, 16);
+    for (std::int64_t c = 1; c <= 200; ++c)
+        EXPECT_EQ(ts::ascendRoundTripTile({16, c, "float32"}).k % 16, 0) << c;
     t = ts::ascendRoundTripTile({20, 40, "int8"});
     EXPECT_EQ(t.k, 64);
     EXPECT_EQ(t.accum, "int32");
@@ -99,13 +103,118 @@ TEST(AscendKernel, TileFollowsTheRunSpecIncludingInt4) {
     EXPECT_NE(s.find("ROWS, COLS = 33, 7\n"), std::string::npos);
     EXPECT_NE(s.find("M, K, N = 48, 16, 16"), std::string::npos);
     EXPECT_NE(s.find("DTYPE, ACCUM = \"bfloat16\", \"float32\""), std::string::npos);
-    const std::string i4 = ts::generateAscendNdToNzKernel({16, 70, "int4"});
-    EXPECT_NE(i4.find("C0 = 64"), std::string::npos);
-    EXPECT_NE(i4.find("DTYPE, ACCUM = \"int4\", \"int32\""), std::string::npos);
+    const std::string f32 = ts::generateAscendNdToNzKernel({33, 7, "float32"});
+    EXPECT_NE(f32.find("M, K, N = 48, 16, 16"), std::string::npos);
+    EXPECT_NE(f32.find("C0 = 8"), std::string::npos); // the NZ preview keeps C0 = 8
+}
+
+// int4 on the released route: refused with the adapter's reason, not generated.
+TEST(AscendKernel, Int4IsRefusedOnTheReleasedRouteWithTheAdaptersReason) {
+    const auto f = ts::ascendFootprint({16, 70, "int4"});
+    ASSERT_EQ(f.problems.size(), 1u);
+    EXPECT_NE(f.problems[0].find("Buffer dtype mismatch"), std::string::npos);
+    EXPECT_NE(f.problems[0].find("cython_wrapper.pyx"), std::string::npos);
+    try {
+        ts::generateAscendNdToNzKernel({16, 70, "int4"});
+        ADD_FAILURE() << "int4 generated on ascendc_pto";
+    } catch (const ts::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("getattr(torch, \"int4\")"), std::string::npos);
+    }
+    // int8, the type the adapter takes, is generated.
+    EXPECT_NO_THROW(ts::generateAscendNdToNzKernel({16, 70, "int8"}));
+}
+
+// Every buffer the script allocates is counted against the chip, and a tile that does not
+// fit is refused naming the buffer and both sizes.
+TEST(AscendKernel, FootprintFollowsTheScriptsBuffersAndRefusesWhatDoesNotFit) {
+    // 100 x 60 float16 on A2/A3, released: M, K, N = 112, 64, 64.
+    auto f = ts::ascendFootprint({100, 60, "float16"});
+    ASSERT_TRUE(f.ok());
+    std::map<std::string, ts::AscendBufferUse> by;
+    for (const auto& b : f.buffers)
+        by[b.space] = b;
+    ASSERT_EQ(by.size(), 5u);
+    EXPECT_EQ(by["L1"].bytes, 112 * 64 * 2 + 64 * 64 * 2);
+    EXPECT_EQ(by["L1"].chip_bytes, 512 * 1024);
+    EXPECT_EQ(by["L1"].usable_bytes, 524032); // tilelang-ascend's L1 TBuf
+    EXPECT_EQ(by["L0A"].bytes, 112 * 64 * 2);
+    EXPECT_EQ(by["L0B"].bytes, 64 * 64 * 2);
+    EXPECT_EQ(by["L0C"].bytes, 112 * 64 * 4);
+    EXPECT_EQ(by["L0C"].chip_bytes, 128 * 1024);
+    EXPECT_EQ(by["UB"].bytes, 0);
+    EXPECT_EQ(by["UB"].usable_bytes, 196352);
+    // The script's allocations are what the footprint counts.
+    const std::string s = ts::generateAscendNdToNzKernel({100, 60, "float16"});
+    EXPECT_NE(s.find("A_L1 = T.alloc_L1((M, K), DTYPE)"), std::string::npos);
+    EXPECT_NE(s.find("I_L1 = T.alloc_L1((K, N), DTYPE)"), std::string::npos);
+    EXPECT_NE(s.find("A_L0 = T.alloc_L0A((M, K), DTYPE)"), std::string::npos);
+    EXPECT_NE(s.find("I_L0 = T.alloc_L0B((K, N), DTYPE)"), std::string::npos);
+    EXPECT_NE(s.find("C_L0 = T.alloc_L0C((M, N), ACCUM)"), std::string::npos);
+    EXPECT_EQ(s.find("T.alloc_UB"), std::string::npos);
+    EXPECT_NE(s.find("#   L0C 28 KB of 128 KB"), std::string::npos) << s.substr(0, 800);
+
+    // The largest square float16 tile: 176 x 176 (L0C 176*176*4 = 121 KB); 177 pads to 192.
+    EXPECT_TRUE(ts::ascendFootprint({176, 176, "float16"}).ok());
+    f = ts::ascendFootprint({177, 177, "float16"});
+    ASSERT_FALSE(f.ok());
+    // M = N = K = 192: L0A and L0B 72 KB > 64 KB, L0C 144 KB > 128 KB.
+    ASSERT_EQ(f.problems.size(), 3u);
+    EXPECT_EQ(f.problems[0].rfind("L0A needs 72 KB, the chip has 64 KB", 0), 0u) << f.problems[0];
+    EXPECT_EQ(f.problems[2].rfind("L0C needs 144 KB, the chip has 128 KB", 0), 0u);
+    // 256 x 256 float16: L0A 128 KB > 64, L0B 128 KB > 64, L0C 256 KB > 128.
+    f = ts::ascendFootprint({256, 256, "float16"});
+    ASSERT_EQ(f.problems.size(), 3u);
+    EXPECT_EQ(f.problems[0].rfind("L0A needs 128 KB, the chip has 64 KB", 0), 0u) << f.problems[0];
+    EXPECT_EQ(f.problems[2].rfind("L0C needs 256 KB, the chip has 128 KB", 0), 0u) << f.problems[2];
+    EXPECT_NE(f.problems[2].find("CATLASS Arch::AtlasA2"), std::string::npos);
+    try {
+        ts::generateAscendNdToNzKernel({256, 256, "float16"});
+        ADD_FAILURE() << "256 x 256 generated";
+    } catch (const ts::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("L0C needs 256 KB, the chip has 128 KB"),
+                  std::string::npos);
+    }
+    // 256 x 160 float16: L0C 160 KB, over A2/A3's 128 KB, within the 950's 256 KB (its L0A,
+    // 80 KB, is over 64 KB on both).
+    ts::AscendKernelOptions o{256, 160, "float16"};
+    f = ts::ascendFootprint(o);
+    ASSERT_FALSE(f.ok());
+    EXPECT_NE(f.problems.back().find("L0C needs 160 KB, the chip has 128 KB"), std::string::npos)
+        << f.problems.back();
+    o.chip = ts::AscendChip::Ascend950;
+    f = ts::ascendFootprint(o);
+    EXPECT_TRUE(std::none_of(f.problems.begin(), f.problems.end(),
+                             [](const std::string& p) { return p.rfind("L0C", 0) == 0; }));
+    // L1 on the released route: the codegen's 524032-byte buffer, not the chip's 524288.
+    // int8 512 x 512 would need L1 256 + 256 KB = 512 KB: over 524032, named with both sizes.
+    f = ts::ascendFootprint({512, 512, "int8"});
+    bool l1 = false;
+    for (const auto& p : f.problems)
+        if (p.rfind("L1 needs 512 KB, the chip has 512 KB and tilelang-ascend", 0) == 0) l1 = true;
+    EXPECT_TRUE(l1) << f.describe();
+    // Every accepted tile of a sweep fits every buffer; every refused one names a buffer.
+    int accepted = 0, refused = 0;
+    for (const char* dt : {"float16", "bfloat16", "float32", "int8"})
+        for (auto be : {ts::AscendBackend::AscendcPto, ts::AscendBackend::Npuir})
+            for (auto chip : {ts::AscendChip::A2A3, ts::AscendChip::Ascend950})
+                for (std::int64_t r = 1; r <= 400; r += 37)
+                    for (std::int64_t c = 1; c <= 400; c += 41) {
+                        const auto g = ts::ascendFootprint({r, c, dt, be, chip});
+                        bool fits = true;
+                        for (const auto& b : g.buffers)
+                            fits =
+                                fits && b.bytes <= b.usable_bytes && b.usable_bytes <= b.chip_bytes;
+                        const bool intOnNpuir =
+                            be == ts::AscendBackend::Npuir && std::string(dt) == "int8";
+                        EXPECT_EQ(g.ok(), fits && !intOnNpuir) << g.describe();
+                        (g.ok() ? accepted : refused)++;
+                    }
+    EXPECT_GT(accepted, 100);
+    EXPECT_GT(refused, 100);
 }
 
 TEST(AscendKernel, ReleasedScriptUsesOnlyLegalDataPathsAndReleasedNames) {
-    for (const char* dt : {"float16", "bfloat16", "float32", "int8", "int4"}) {
+    for (const char* dt : {"float16", "bfloat16", "float32", "int8"}) {
         const std::string s = ts::generateAscendNdToNzKernel({100, 60, dt});
         SCOPED_TRACE(dt);
         // The A2/A3 cube core's channels: GM -> L1 (ND2NZ), L1 -> L0A/L0B, L0C -> GM (fixpipe).
@@ -136,14 +245,17 @@ TEST(AscendKernel, ReleasedScriptUsesOnlyLegalDataPathsAndReleasedNames) {
         EXPECT_TRUE(std::regex_search(n.citation, std::regex(R"(\.py:\d+)"))) << n.name;
 }
 
-TEST(AscendKernel, NpuirScriptStoresL0CBothWaysAndRefusesIntegerAccumulators) {
+TEST(AscendKernel, NpuirScriptStoresL0CAsUpstreamDoesAndRefusesIntegerAccumulators) {
     ts::AscendKernelOptions o{100, 60, "float16", ts::AscendBackend::Npuir};
     const std::string s = ts::generateAscendNdToNzKernel(o);
     EXPECT_NE(s.find("target=\"npuir\""), std::string::npos);
     EXPECT_NE(s.find("with T.Scope(\"Cube\"):"), std::string::npos);
-    EXPECT_NE(s.find("enable_nz2nd=True"), std::string::npos);
-    EXPECT_NE(s.find("enable_nz2nd=False"), std::string::npos);
-    EXPECT_NE(s.find("TILESCOPE_L0C_ORDER"), std::string::npos);
+    // Only the form tilelang-ascend's npuir examples use: one store, with nz2nd.
+    EXPECT_NE(s.find("T.store_fixpipe(C_L0, C[0, 0], size=[M, N], enable_nz2nd=True)"),
+              std::string::npos);
+    EXPECT_EQ(s.find("enable_nz2nd=False"), std::string::npos);
+    EXPECT_EQ(s.find("TILESCOPE_L0C_ORDER"), std::string::npos);
+    EXPECT_NE(s.find("kernel(dev_pad, dev_i, c)"), std::string::npos);
     EXPECT_EQ(s.find("T.copy("), std::string::npos);
     EXPECT_EQ(s.find("T.clear("), std::string::npos);
     o.dtype = "int8";
@@ -156,11 +268,26 @@ TEST(AscendKernel, NpuirScriptStoresL0CBothWaysAndRefusesIntegerAccumulators) {
     EXPECT_EQ(ts::parseAscendBackend("npuir"), ts::AscendBackend::Npuir);
     EXPECT_EQ(ts::parseAscendBackend("ascendc_pto"), ts::AscendBackend::AscendcPto);
     EXPECT_THROW(ts::parseAscendBackend("pto2"), ts::InputError);
-    // The HIVM IR carries the same tile as the script.
+    // The HIVM IR carries the same tile as the script, inside the npuir codegen's function:
+    // FFTS base address, sync-lock and workspace arguments, set_ffts_base_addr, subviews.
     const std::string ir = ts::ascendNpuirMlir({100, 60, "float16"});
     EXPECT_NE(ir.find("memref<112x64xf16, strided<[64, 1]>, #hivm.address_space<cbuf>>"),
               std::string::npos);
-    EXPECT_NE(ir.find("hivm.hir.fixpipe {enable_nz2nd}"), std::string::npos);
+    EXPECT_NE(ir.find("@nd2nz_roundtrip(%arg0: i64 {hacc.arg_type = "
+                      "#hacc.arg_type<ffts_base_address>}, %arg1: memref<?xi8>, %arg2: "
+                      "memref<?xi8>, %a: memref<?xf16, #hivm.address_space<gm>>"),
+              std::string::npos);
+    EXPECT_NE(ir.find("SyncBlockLockArgIdx = 0 : i64, WorkspaceArgIdx = 1 : i64"),
+              std::string::npos);
+    EXPECT_NE(ir.find("mix_mode = \"aic\""), std::string::npos);
+    EXPECT_NE(ir.find("    hivm.hir.set_ffts_base_addr %arg0\n"), std::string::npos);
+    // Whole-buffer regions: the codegen passes the buffers themselves, no subviews.
+    EXPECT_EQ(ir.find("memref.subview"), std::string::npos);
+    EXPECT_NE(ir.find("hivm.hir.nd2nz {dst_continuous} ins(%A : "), std::string::npos);
+    EXPECT_NE(ir.find("hivm.hir.fixpipe {enable_nz2nd, pre_quant"), std::string::npos);
+    EXPECT_EQ(std::count(ir.begin(), ir.end(), '\n') > 20, true);
+    // One fixpipe only.
+    EXPECT_EQ(ir.find("hivm.hir.fixpipe", ir.find("hivm.hir.fixpipe") + 1), std::string::npos);
     EXPECT_EQ(ir.find("memref.copy"), std::string::npos);
     EXPECT_NE(ts::ascendNpuirMlir({100, 60, "float16"}, true).find("memref.copy %a1, %A"),
               std::string::npos);
@@ -176,8 +303,10 @@ TEST(AscendKernel, BishengirAcceptsTheNpuirRouteUpToCann) {
     const bool haveHivmc = !ts::findOnPath("hivmc").empty();
     int runs = 0;
     for (const char* dt : {"float16", "bfloat16", "float32"})
-        for (auto [r, c] : {std::pair{100, 60}, {16, 16}, {33, 7}, {1, 1}, {64, 128}}) {
+        for (auto [r, c] : {std::pair{100, 60}, {16, 16}, {33, 7}, {1, 1}, {64, 128}, {176, 176}}) {
             SCOPED_TRACE(std::string(dt) + " " + std::to_string(r) + "x" + std::to_string(c));
+            // float32 176 x 176 needs L0A 121 KB: refused before any IR is written.
+            if (!ts::ascendFootprint({r, c, dt, ts::AscendBackend::Npuir}).ok()) continue;
             for (bool illegal : {false, true}) {
                 const std::string f = dir + "/k.mlir";
                 std::ofstream(f) << ts::ascendNpuirMlir({r, c, dt}, illegal);
@@ -203,7 +332,7 @@ TEST(AscendKernel, BishengirAcceptsTheNpuirRouteUpToCann) {
                 }
             }
         }
-    EXPECT_EQ(runs, 30);
+    EXPECT_EQ(runs, 34); // 3 dtypes x 6 shapes x 2, less float32 176 x 176
     fs::remove_all(dir);
 }
 #endif
