@@ -15,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QListView>
@@ -24,6 +25,8 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QtTest>
+
+#include "test_screenshots.h"
 
 using namespace tsw;
 using ts::dump::EventKind;
@@ -377,6 +380,12 @@ private slots:
         QVERIFY2(msg.contains(QStringLiteral("L0C needs 160 KB, the chip has 128 KB")),
                  qPrintable(msg));
         QVERIFY(!msg.contains(QStringLiteral("Cannot run on Ascend here")));
+        // The panel as the user sees it after Run (docs/ascend.md).
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("runDock"));
+        QVERIFY(dock && dock->isVisible());
+        w.resize(1100, 760);
+        QTest::qWait(100);
+        QVERIFY(dock->grab().save(shotDir() + QStringLiteral("/run-ascend-footprint.png")));
     }
 };
 

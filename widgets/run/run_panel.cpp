@@ -75,10 +75,11 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
         "platform from the device at run time)"));
     footprint_ = new QLabel;
     footprint_->setObjectName(QStringLiteral("runAscendFootprint"));
-    footprint_->setWordWrap(true);
+    // A table in a fixed font, one line per buffer: not wrapped (so its height is exact), and
+    // never widening the dock (a narrow panel clips the long lines' ends; the tooltip has all).
     footprint_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     footprint_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    footprint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    footprint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     dtype_ = new QComboBox;
     dtype_->addItems({QStringLiteral("float16"), QStringLiteral("bfloat16"),
                       QStringLiteral("float32"), QStringLiteral("int8"),
@@ -288,6 +289,8 @@ bool RunPanel::ascendTargetChosen() const {
 }
 void RunPanel::showAscendFootprint(const QString& text, bool refused) {
     footprint_->setText(text);
+    footprint_->setToolTip(text);
+    footprint_->setFixedHeight(footprint_->sizeHint().height());
     footprint_->setStyleSheet(refused ? QStringLiteral("color: #b91c1c;") : QString());
 }
 int RunPanel::vector() const {

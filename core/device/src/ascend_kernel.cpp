@@ -117,6 +117,8 @@ std::string releasedScript(const AscendKernelOptions& opt, const AscendRoundTrip
          "# order itself is not observable on this branch (its L0C -> GM copy always converts\n"
          "# to ND); the npuir back end stores L0C without that conversion.\n"
          "# Not run by Tilescope's developers: no Ascend NPU (docs/ascend.md).\n";
+    o << "# Written for tilelang-ascend ascendc_pto @ " << ascendTilelangCommit(opt.backend)
+      << ".\n";
     scriptHeader(o, opt, t);
     o << "@tilelang.jit(out_idx=[-1], target=\"ascendc\")\n"
          "def build():\n"
@@ -160,6 +162,7 @@ std::string npuirScript(const AscendKernelOptions& opt, const AscendRoundTripTil
          "passes\n"
          "# A already zero-padded to M x K.\n"
          "# Not run by Tilescope's developers: no Ascend NPU (docs/ascend.md).\n";
+    o << "# Written for tilelang-ascend npuir @ " << ascendTilelangCommit(opt.backend) << ".\n";
     scriptHeader(o, opt, t);
     o << "@tilelang.jit(target=\"npuir\")\n"
          "def build():\n"
@@ -410,8 +413,22 @@ std::string AscendFootprint::describe() const {
             o << ", " << (b.bytes * 100 + b.usable_bytes / 2) / b.usable_bytes << "%";
         o << (b.fits() ? "" : "  DOES NOT FIT") << "  " << b.contents << "\n";
     }
+    // The capacity problems in short (the table above has the buffers), the other rules whole.
+    std::string refused;
+    for (const AscendBufferUse& b : buffers)
+        if (!b.fits())
+            refused += (refused.empty() ? "" : "; ") + b.space + " needs " +
+                       formatAscendBytes(b.bytes) + ", the chip has " +
+                       formatAscendBytes(b.chip_bytes) +
+                       (b.usable_bytes < b.chip_bytes
+                            ? " (" + formatAscendBytes(b.usable_bytes) + " usable)"
+                            : std::string());
     for (const std::string& p : problems)
-        o << "Refused: " << p << "\n";
+        if (p.find(" needs ") == std::string::npos ||
+            p.find(", the chip has ") == std::string::npos)
+            refused += (refused.empty() ? "" : "; ") + p;
+    if (!refused.empty()) o << "Refused: " << refused << ".\n";
+    o << "Capacities: " << ascendChipCapacitySource(options.chip) << "\n";
     return o.str();
 }
 
@@ -427,6 +444,11 @@ std::string generateAscendNdToNzKernel(const AscendKernelOptions& opt) {
                                                : releasedScript(opt, f.tile);
 }
 
+std::string ascendTilelangCommit(AscendBackend b) {
+    return b == AscendBackend::Npuir ? "bd7c60c312b0721885c78d1ce03c62be9225314c"
+                                     : "95acbd7f7283f57f228aa4d016742ea165c03b84";
+}
+
 const std::vector<AscendApiName>& ascendReleasedApi() {
     // tile-ai/tilelang-ascend, branch ascendc_pto @ 95acbd7 (the PyPI 0.1.4 wheel's code).
     static const std::vector<AscendApiName> names = {
@@ -434,7 +456,7 @@ const std::vector<AscendApiName>& ascendReleasedApi() {
         {"target=\"ascendc\"", "tilelang/engine/lower.py:162 (device_codegen accepts the models "
                                "ascendc, auto, pto; testing/.../test_tilelang_ascend_language_"
                                "gm_to_l1.py:88 TARGET = \"ascendc\")"},
-        {"T.prim_func", "tilelang/language/__init__.py:14 (from tvm.script.parser.tir import *)"},
+        {"T.prim_func", "tilelang/language/tir/entry.py:12, exported at __init__.py:16"},
         {"T.Tensor", "tilelang/language/proxy.py:224 (Tensor = TensorProxy())"},
         {"T.Kernel", "tilelang/language/kernel.py:215 (is_npu=True)"},
         {"T.Scope", "tilelang/language/warpgroup.py:74, exported at __init__.py:42"},

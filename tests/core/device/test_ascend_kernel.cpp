@@ -8,6 +8,7 @@
 #include "tilescope/support/errors.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -161,6 +162,15 @@ TEST(AscendKernel, FootprintFollowsTheScriptsBuffersAndRefusesWhatDoesNotFit) {
     ASSERT_EQ(f.problems.size(), 3u);
     EXPECT_EQ(f.problems[0].rfind("L0A needs 72 KB, the chip has 64 KB", 0), 0u) << f.problems[0];
     EXPECT_EQ(f.problems[2].rfind("L0C needs 144 KB, the chip has 128 KB", 0), 0u);
+    // The largest squares of the other types, as docs/ascend.md gives them.
+    EXPECT_TRUE(ts::ascendFootprint({128, 128, "float32"}).ok()); // L0A exactly 64 KB
+    EXPECT_FALSE(ts::ascendFootprint({129, 129, "float32"}).ok());
+    EXPECT_TRUE(ts::ascendFootprint({160, 160, "int8"}).ok());  // L0C 100 KB
+    EXPECT_FALSE(ts::ascendFootprint({161, 161, "int8"}).ok()); // M 176, N 192: L0C 132 KB
+    for (auto be : {ts::AscendBackend::AscendcPto, ts::AscendBackend::Npuir}) {
+        EXPECT_TRUE(ts::ascendFootprint({176, 176, "bfloat16", be}).ok());
+        EXPECT_FALSE(ts::ascendFootprint({177, 177, "bfloat16", be}).ok());
+    }
     // 256 x 256 float16: L0A 128 KB > 64, L0B 128 KB > 64, L0C 256 KB > 128.
     f = ts::ascendFootprint({256, 256, "float16"});
     ASSERT_EQ(f.problems.size(), 3u);
@@ -291,6 +301,51 @@ TEST(AscendKernel, NpuirScriptStoresL0CAsUpstreamDoesAndRefusesIntegerAccumulato
     EXPECT_EQ(ir.find("memref.copy"), std::string::npos);
     EXPECT_NE(ts::ascendNpuirMlir({100, 60, "float16"}, true).find("memref.copy %a1, %A"),
               std::string::npos);
+}
+
+// Both scripts' `T.<name>` calls against what tilelang.language exports at the commit each is
+// written for, as tools/tilelang_ascend_api.py derived it from tilelang-ascend's source.
+TEST(AscendKernel, ScriptsUseOnlyNamesTilelangAscendExports) {
+    for (auto [branch, backend] : {std::pair{"ascendc_pto", ts::AscendBackend::AscendcPto},
+                                   std::pair{"npuir", ts::AscendBackend::Npuir}}) {
+        SCOPED_TRACE(branch);
+        std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/tilelang_ascend/" +
+                         branch + "_api.json");
+        ASSERT_TRUE(in) << "run tools/tilelang_ascend_api.py";
+        const nlohmann::json j = nlohmann::json::parse(in);
+        // A list refreshed for another commit must come with scripts reviewed for it.
+        EXPECT_EQ(j.at("commit").get<std::string>(), ts::ascendTilelangCommit(backend));
+        const auto& exports = j.at("exports");
+        EXPECT_GT(exports.size(), 100u); // the whole module, not a hand-picked few
+        int checked = 0;
+        for (const char* dt : {"float16", "bfloat16", "float32", "int8"}) {
+            if (backend == ts::AscendBackend::Npuir && std::string(dt) == "int8") continue;
+            const std::string s = ts::generateAscendNdToNzKernel({100, 60, dt, backend});
+            EXPECT_NE(s.find(ts::ascendTilelangCommit(backend)), std::string::npos);
+            for (const auto& n : tNames(s)) {
+                EXPECT_TRUE(exports.contains(n.substr(2)))
+                    << n << " is not exported by tilelang.language at " << branch << " @ "
+                    << j.at("commit").get<std::string>();
+                ++checked;
+            }
+        }
+        EXPECT_GE(checked, 24);
+        if (backend != ts::AscendBackend::AscendcPto) continue;
+        // The cited list agrees with the derived one: same file and line for every T. name,
+        // and none of the names said missing is exported.
+        for (const auto& n : ts::ascendReleasedApi()) {
+            if (n.name.rfind("T.", 0) != 0) continue;
+            ASSERT_TRUE(exports.contains(n.name.substr(2))) << n.name;
+            const std::string at = exports.at(n.name.substr(2)).get<std::string>();
+            const std::string fileLine = at.substr(0, at.find(' '));
+            const std::string shortFile = fileLine.substr(fileLine.find("language/") + 9);
+            EXPECT_NE(n.citation.find(shortFile), std::string::npos)
+                << n.name << ": cited " << n.citation << ", source says " << at;
+        }
+        for (const auto& n : ts::ascendReleasedMissingApi())
+            if (n.name.rfind("T.", 0) == 0)
+                EXPECT_FALSE(exports.contains(n.name.substr(2))) << n.name << " is exported";
+    }
 }
 
 #ifdef TILESCOPE_BISHENGIR

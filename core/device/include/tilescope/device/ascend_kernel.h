@@ -115,6 +115,13 @@ std::string formatAscendBytes(std::int64_t bytes);
 // problems), saying why.
 std::string generateAscendNdToNzKernel(const AscendKernelOptions& opt = {});
 
+// The tilelang-ascend commit each script is written for: ascendc_pto @ 95acbd7 (= PyPI 0.1.4),
+// npuir @ bd7c60c. tests/data/tilelang_ascend/<branch>_api.json lists what tilelang.language
+// exports at that commit (made by tools/tilelang_ascend_api.py from tilelang-ascend's source);
+// the tests check every `T.<name>` of the scripts against it and that its commit is this one,
+// so refreshing the list for a newer commit forces the scripts to be checked against it.
+std::string ascendTilelangCommit(AscendBackend b);
+
 // Every `T.<name>` and `tilelang.<name>` the ascendc_pto script uses, with the file:line of the
 // released source (tile-ai/tilelang-ascend ascendc_pto @ 95acbd7, = PyPI 0.1.4) that defines it.
 struct AscendApiName {
