@@ -116,8 +116,8 @@ std::string ascendNpuirMlir(const AscendKernelOptions& opt, bool with_l1_to_gm_s
     // The script's regions (A[0, 0] with size [M, K], the whole A_L1, ...) cover whole
     // buffers, for which the codegen passes the buffer itself, not a subview
     // (GenRankReducedSubviewFromRegion's fast path, codegen_npuir_api.cc:880-886). Identity
-    // subviews are not only unfaithful: bishengir-compile 1.2.0 crashed or hung on them in 9 of
-    // 17 runs here.
+    // subviews are not only unfaithful: bishengir-compile 1.2.0 crashed or hung on them in 14 of
+    // 30 runs here.
     s << "    hivm.hir.nd2nz {dst_continuous} ins(%A : " << A << ") outs(%a1 : " << A1
       << ") init_out_buffer = false\n";
     s << "    hivm.hir.nd2nz {dst_continuous} ins(%I : " << I << ") outs(%i1 : " << I1
