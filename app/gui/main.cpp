@@ -223,8 +223,7 @@ QJsonObject handleInstanceRequest(tsw::MainWindow& w, const QJsonObject& r) {
         if (text.trimmed().isEmpty()) return failure(QStringLiteral("empty layout text"));
         QString name = r.value(QStringLiteral("name")).toString();
         if (name.isEmpty()) name = QStringLiteral("layout");
-        ok.insert(QStringLiteral("layout"),
-                  w.document()->addLayout({name.toStdString(), text.toStdString(), {}, {}}));
+        ok.insert(QStringLiteral("layout"), w.document()->receiveLayout(name, text));
     } else if (r.contains(QStringLiteral("trace"))) {
         // A log to show in the Trace panel (the Python bridge's trace() writes it as TileLang
         // compiles); "follow" keeps reading it as it grows.
@@ -401,13 +400,8 @@ int main(int argc, char** argv) {
     if (!screenshot) openInNewWindows(furtherProjects);
     if (p.isSet(textOpt)) {
         // A fresh document holds one placeholder layout: the text replaces it.
-        if (project.isEmpty() && w.document()->count() == 1) {
-            w.document()->setText(0, p.value(textOpt));
-            w.document()->rename(0, p.value(nameOpt));
-        } else {
-            w.document()->addLayout(
-                {p.value(nameOpt).toStdString(), p.value(textOpt).toStdString(), {}, {}});
-        }
+        const bool fresh = project.isEmpty() && w.document()->count() == 1;
+        w.document()->receiveLayout(p.value(nameOpt), p.value(textOpt), fresh ? 0 : -1);
     }
     if (p.isSet(traceOpt))
         w.openTraceLog(QFileInfo(p.value(traceOpt)).absoluteFilePath(), p.isSet(followOpt));

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SIGTERM is a normal end, not a crash (app/gui/termination.h). The real `tilescope` is started
-// as the Python bridge's show() starts it (`--text`, a private socket), its autosave of the
-// unsaved layout is awaited, and then:
-//   - SIGTERM: it exits normally, leaves nothing of its session in the recovery directory (nor
-//     its socket), and the next start finds nothing to recover;
+// as the Python bridge's show() starts it (`--text`, a private socket); the layout it is handed
+// is not the user's edit, so:
+//   - SIGTERM with no edit: it exits normally, leaves nothing of its session in the recovery
+//     directory (nor its socket), and the next start finds nothing to recover;
+//   - SIGTERM after an edit (TILESCOPE_TEST_EDIT) and its autosave: it exits normally and the
+//     edit is kept for the next start to recover: a logout must not lose work;
 //   - SIGKILL, the control: the autosave stays and the next start recovers it, as after a crash;
 //   - SIGTERM while the recovery prompt of a start is open (a modal dialog's event loop): it
 //     still ends at once, and the crashed session's file is left for a later start.
@@ -23,6 +25,9 @@ using namespace tsw;
 namespace {
 
 const QString kText = QStringLiteral("T.Layout([4, 8], lambda i, j: (j, i))  # term-test-text");
+// The user's edit of it (TILESCOPE_TEST_EDIT).
+const QString kEdit = QStringLiteral("TILESCOPE_TEST_EDIT=T.Layout([4, 8], lambda i, j: (j, 3 - "
+                                     "i % 4))  # term-test-text, edited");
 
 } // namespace
 
@@ -64,7 +69,7 @@ class TestRecoveryTerm : public QObject {
         QVERIFY2(p.waitForStarted(20000), qPrintable(p.errorString()));
     }
 
-    // Waits for the session's autosave of the unsaved --text layout; its file name.
+    // Waits for the session's autosave of the edited layout; its file name.
     QString awaitAutosave(QProcess& p) {
         const QString prefix = QStringLiteral("session-%1-").arg(p.processId());
         QString found;
@@ -107,6 +112,14 @@ class TestRecoveryTerm : public QObject {
     }
 
 private slots:
+    // Each case starts from an empty recovery directory.
+    void cleanup() {
+        QDir d(recoveryDir_);
+        for (const QString& f : d.entryList(QDir::Files | QDir::Hidden))
+            d.remove(f);
+        QFile::remove(socket_);
+    }
+
     void initTestCase() {
         QVERIFY(tmp_.isValid());
         recoveryDir_ = tmp_.path() + QStringLiteral("/recovery");
@@ -115,14 +128,13 @@ private slots:
         qputenv("TILESCOPE_RECOVERY_DIR", recoveryDir_.toLocal8Bit());
     }
 
-    void sigtermLeavesNothingToRecover() {
+    void sigtermWithoutEditsLeavesNothingToRecover() {
         QProcess app;
         start(app);
-        const QString autosave = awaitAutosave(app);
-        QVERIFY(!autosave.isEmpty());
         QVERIFY(waitFor([&] { return QFile::exists(socket_); }, 20000));
         const qint64 pid = app.processId();
-        QVERIFY(sessionFiles(pid).size() >= 3); // the autosave, its meta and the lock
+        QTest::qWait(4000); // past the autosave interval (3 s): the handed-in layout is no edit
+        QCOMPARE(sessionFiles(pid).size(), qsizetype(1)); // the lock alone
 
         QCOMPARE(::kill(pid_t(pid), SIGTERM), 0);
         QVERIFY(app.waitForFinished(20000));
@@ -138,10 +150,31 @@ private slots:
         QVERIFY(QDir(recoveryDir_).entryList(QDir::Files | QDir::Hidden).isEmpty());
     }
 
+    // The user's unsaved edit survives SIGTERM (a logout, `kill PID`) as it survives a crash.
+    void sigtermKeepsUnsavedEditsForRecovery() {
+        QProcess app;
+        start(app, {kEdit});
+        const QString autosave = awaitAutosave(app);
+        QVERIFY(!autosave.isEmpty());
+        QVERIFY(waitFor([&] { return QFile::exists(socket_); }, 20000));
+        QCOMPARE(::kill(pid_t(app.processId()), SIGTERM), 0);
+        QVERIFY(app.waitForFinished(20000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+        QVERIFY(!QFile::exists(socket_));
+        const QList<RecoveryEntry> pending = RecoveryManager::pending();
+        QCOMPARE(pending.size(), 1);
+        QCOMPARE(QFileInfo(pending.first().file).fileName(), autosave);
+        QVERIFY(readAll(pending.first().file).contains("edited"));
+        const QByteArray out = nextStart();
+        QVERIFY2(out.contains("tilescope: recovered " + pending.first().file.toUtf8()),
+                 out.constData());
+    }
+
     // The control: the same session ended by SIGKILL is recovered by the next start.
     void sigkillStillOffersRecovery() {
         QProcess app;
-        start(app);
+        start(app, {kEdit});
         const QString autosave = awaitAutosave(app);
         QVERIFY(!autosave.isEmpty());
         QCOMPARE(::kill(pid_t(app.processId()), SIGKILL), 0);
@@ -154,8 +187,11 @@ private slots:
         const QByteArray out = nextStart();
         QVERIFY2(out.contains("tilescope: recovered " + pending.first().file.toUtf8()),
                  out.constData());
-        // The recovered work was discarded by the recovering session's SIGTERM, like its own.
-        QVERIFY(RecoveryManager::pending().isEmpty());
+        // The recovering session holds the recovered work unsaved, so its SIGTERM keeps it in
+        // its own autosave, not in the crashed session's file.
+        const QList<RecoveryEntry> after = RecoveryManager::pending();
+        QCOMPARE(after.size(), 1);
+        QVERIFY(after.first().file != pending.first().file);
     }
 
     // A start that finds a crashed session's autosave opens the recovery prompt (a modal
@@ -163,7 +199,7 @@ private slots:
     // unanswered, so the crashed session's file is still offered later.
     void sigtermEndsTheRecoveryPrompt() {
         QProcess crashed;
-        start(crashed);
+        start(crashed, {kEdit});
         const QString autosave = awaitAutosave(crashed);
         QVERIFY(!autosave.isEmpty());
         ::kill(pid_t(crashed.processId()), SIGKILL);

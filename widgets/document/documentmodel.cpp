@@ -140,6 +140,19 @@ QString DocumentModel::uniqueName(const QString& base) const {
     }
 }
 
+int DocumentModel::receiveLayout(const QString& name, const QString& text, int replace) {
+    const bool hadEdits = isDirty();
+    int at = replace;
+    if (replace >= 0 && replace < count()) {
+        setText(replace, text);
+        rename(replace, name);
+    } else {
+        at = addLayout({name.toStdString(), text.toStdString(), {}, {}});
+    }
+    if (!hadEdits) undo_.setClean();
+    return at;
+}
+
 int DocumentModel::addLayout(const ts::DocLayout& l, int at, const QString& undoText) {
     if (at < 0 || at > count()) at = count();
     ts::DocLayout x = l;

@@ -34,6 +34,12 @@ public:
     void rename(int i, const QString& name);
     // `undoText` (with %1 for the final name) names the undo step; default "Add layout “%1”".
     int addLayout(const ts::DocLayout& l, int at = -1, const QString& undoText = {});
+    // A layout handed in from outside (the command line's --text, the Python bridge's show()):
+    // not the user's edit, so a document without unsaved edits still has none (nothing to ask
+    // about on close, nothing to recover after SIGTERM); an edit to it afterwards is one.
+    // `replace` >= 0 puts it in place of that layout (a fresh document's placeholder), else it is
+    // added. Returns the layout's index.
+    int receiveLayout(const QString& name, const QString& text, int replace = -1);
     void removeLayout(int i);
     void duplicateLayout(int i);
     void setActive(int i); // not an edit (not undoable, not dirty)

@@ -160,9 +160,12 @@ void RecoveryManager::clear() {
 }
 
 void RecoveryManager::endSession() {
-    ended_ = true;
     timer_.stop();
-    clear();
+    if (doc_->isDirty())
+        autosaveNow();
+    else
+        clear();
+    ended_ = true;
 }
 
 QList<RecoveryEntry> RecoveryManager::pending() {

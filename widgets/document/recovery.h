@@ -44,9 +44,11 @@ public:
     bool holdsLock() const { return lockFd_ >= 0; }
     bool autosaveNow(); // writes if dirty; returns whether a file was written
     void clear();       // removes this session's recovery file
-    // A normal end without saving (SIGTERM: app/gui/termination.h): removes this session's
-    // recovery file and writes none after it, so that the next start offers nothing. The lock
-    // goes with this object, as on any quit.
+    // A normal end without asking (SIGTERM: app/gui/termination.h). With nothing unsaved, this
+    // session's recovery file goes and none is written after it, so that the next start offers
+    // nothing; with unsaved edits, they are written once more and kept, so that the next start
+    // offers them, as after a crash: a logout must not lose work. The lock goes with this
+    // object, as on any quit.
     void endSession();
 
 private:

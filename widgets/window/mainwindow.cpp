@@ -762,8 +762,9 @@ void MainWindow::offerRecovery() {
 
 // Nobody may be there to answer a prompt (the bridge's terminate(), a session ending), and one
 // would keep the process alive until it is killed outright. The panel arrangement is kept, as on
-// any quit; unsaved edits are written nowhere (nothing is saved that the user did not save), and
-// the autosave goes, as after "Discard", so that the next start offers no recovery.
+// any quit; nothing is saved to the project that the user did not save. Unsaved edits stay in
+// the autosave for the next start to offer; a document without any (a layout handed in by the
+// bridge is not an edit: DocumentModel::receiveLayout) leaves nothing to recover.
 void MainWindow::endSession() {
     saveSettings();
     recovery_->endSession();
