@@ -31,13 +31,13 @@ endif()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/samples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tilescope/samples
         FILES_MATCHING PATTERN "*.tilescope.json" PATTERN "*.log" PATTERN "*.ipynb")
 
-# Documentation: the README with the pages and pictures it links (docs/, BENCHMARKS.md), so that
-# its relative links work in /usr/share/doc/tilescope; the changelog (Debian's format, gzip -9n)
-# and the machine-readable copyright file.
+# Documentation: the README with the pages and pictures it links (docs/, BENCHMARKS.md,
+# CONTRIBUTING.md), so that its relative links work in /usr/share/doc/tilescope; the changelog
+# (Debian's format, gzip -9n) and the machine-readable copyright file.
 set(TILESCOPE_MAINTAINER "Seed 94db35ef maintainers <maintainers@users.noreply.a-seed-94db35ef.example>"
     CACHE STRING "The package's Maintainer (and the changelog's and copyright's contact)")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/BENCHMARKS.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+              ${CMAKE_SOURCE_DIR}/CONTRIBUTING.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 configure_file(${CMAKE_SOURCE_DIR}/packaging/copyright ${CMAKE_BINARY_DIR}/packaging/copyright
                @ONLY)
