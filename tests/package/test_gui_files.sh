@@ -14,6 +14,11 @@ tmp=$(mktemp -d)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  # SIGTERM is a clean quit (app/gui/termination.h): a window still writes its settings under
+  # $tmp/home after the signal, so the directory goes only once every window has ended.
+  for p in "${pids[@]}"; do
+    for _ in $(seq 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+  done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
