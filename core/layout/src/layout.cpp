@@ -62,7 +62,38 @@ void checkStored(std::int64_t cells, std::size_t perCell) {
                          std::to_string(limits::kMaxStoredValues));
 }
 
-Shape extentsOf(const std::vector<std::int64_t>& values, std::size_t rank, const char* what) {
+// Throws for the first value of component k (of `width` per entry, `replicas` entries per input
+// cell) that fails `bad`, naming the cell as the user writes it, never by its place in the table:
+// "the thread of cell (0, 0) is -1".
+template <class Bad>
+void refuseValue(const std::vector<std::int64_t>& values, std::size_t width, std::size_t k,
+                 std::int64_t replicas, const Shape& input, const std::string& name,
+                 const std::string& why, Bad bad) {
+    const std::size_t entries = width ? values.size() / width : 0;
+    for (std::size_t e = 0; e < entries; ++e) {
+        const std::int64_t v = values[e * width + k];
+        if (!bad(v)) continue;
+        const std::int64_t cell = std::int64_t(e) / replicas;
+        std::string where = "cell " + formatCell(detail::unflatten(cell, input));
+        if (replicas > 1) where += " (replica " + std::to_string(std::int64_t(e) % replicas) + ")";
+        throw EvalError(name + " of " + where + " is " + std::to_string(v) + why);
+    }
+}
+
+// "the output" of a 1-D result, "output 1" of a 2-D one (the same for a local index).
+std::string componentName(const char* what, std::size_t k, std::size_t width) {
+    return width == 1 ? std::string("the ") + what : std::string(what) + " " + std::to_string(k);
+}
+
+// Component k of `values` holds a negative value somewhere: throws for the first one.
+void refuseNegative(const std::vector<std::int64_t>& values, std::size_t width, std::size_t k,
+                    std::int64_t replicas, const Shape& input, const char* what) {
+    refuseValue(values, width, k, replicas, input, componentName(what, k, width), "",
+                [](std::int64_t v) { return v < 0; });
+}
+
+Shape extentsOf(const std::vector<std::int64_t>& values, std::size_t rank, const Shape& input,
+                const char* what) {
     Shape ext(rank, 0);
     const std::size_t cells = rank ? values.size() / rank : 0;
     for (std::size_t k = 0; k < rank; ++k) {
@@ -79,13 +110,7 @@ Shape extentsOf(const std::vector<std::int64_t>& values, std::size_t rank, const
                 hi = v > hi ? v : hi;
             }
         }
-        if (lo < 0) {
-            for (std::size_t c = 0; c < cells; ++c)
-                if (values[c * rank + k] < 0)
-                    throw EvalError(std::string(what) + " " + std::to_string(k) + " is negative (" +
-                                    std::to_string(values[c * rank + k]) + ") at flat cell " +
-                                    std::to_string(c));
-        }
+        if (lo < 0) refuseNegative(values, rank, k, 1, input, what);
         ext[k] = hi + 1;
     }
     return ext;
@@ -246,13 +271,14 @@ LayoutTable Layout::evaluate() const {
             hi[k] = std::max<std::int64_t>(-1, bounds[k].second);
         }
         const bool negative = std::any_of(lo.begin(), lo.end(), [](auto v) { return v < 0; });
-        if (negative) extentsOf(t.out, R, "output"); // throws, naming the first negative cell
+        for (std::size_t k = 0; k < R; ++k) // throws, naming the first negative cell
+            if (lo[k] < 0) refuseNegative(t.out, R, k, 1, input_, "output");
         t.outputShape.resize(R);
         for (std::size_t k = 0; k < R; ++k)
             t.outputShape[k] = hi[k] + 1;
         return t;
     }
-    t.outputShape = extentsOf(t.out, t.outRank, "output");
+    t.outputShape = extentsOf(t.out, t.outRank, input_, "output");
     return t;
 }
 
@@ -495,13 +521,20 @@ FragmentTable Fragment::evaluate() const {
         hi[k] = std::max(hi[k], bounds[k].second);
     }
     // Negative values are errors: find the first one for the message.
-    if (lo[L] < 0) extentsOf(t.threads, 1, "thread");
+    if (lo[L] < 0) refuseNegative(t.threads, 1, 0, R, input_, "thread");
     for (std::size_t k = 0; k < L; ++k)
-        if (lo[k] < 0) extentsOf(t.local, L, "local index");
+        if (lo[k] < 0) refuseNegative(t.local, L, k, 1, input_, "local index");
     t.threadExtent = hi[L] + 1;
-    if (t.threadExtent > limits::kMaxThreadExtent)
+    if (t.threadExtent > limits::kMaxThreadExtent) {
+        // The cell that asks for so many threads, named, as for a negative one.
+        const std::string why = ", over the limit of " + std::to_string(limits::kMaxThreadExtent) +
+                                " threads (0 to " + std::to_string(limits::kMaxThreadExtent - 1) +
+                                ")";
+        refuseValue(t.threads, 1, 0, R, input_, "the thread", why,
+                    [](std::int64_t v) { return v >= limits::kMaxThreadExtent; });
         throw InputError("thread extent " + std::to_string(t.threadExtent) + " exceeds the limit " +
                          std::to_string(limits::kMaxThreadExtent));
+    }
     t.localShape.assign(hi.begin(), hi.begin() + static_cast<std::ptrdiff_t>(L));
     for (auto& e : t.localShape)
         ++e;

@@ -274,6 +274,50 @@ TEST(MappingLanguage, BadInputGetsAClearErrorWithItsPosition) {
     }
 }
 
+// A value the tables cannot hold names its cell as the grid and every other message do, (i, j),
+// and says the value itself; "thread 0 ... at flat cell 4" read like thread number 0 at a
+// position the user never sees.
+TEST(MappingLanguage, ABadThreadOrSlotNamesItsCellAndValue) {
+    const BadMapping cases[] = {
+        {"T.Fragment([16,16], forward_thread_fn=lambda i,j: (i//2)*4 + j//4 - 1, "
+         "forward_index_fn=lambda i,j: (i%2)*4 + j%4)",
+         "the thread of cell (0, 0) is -1"},
+        // Row-major flat cell 4 of a 4x4 grid is (1, 0).
+        {"T.Fragment([4, 4], forward_thread_fn=lambda i, j: j - i, forward_index_fn=lambda i, j: "
+         "j)",
+         "the thread of cell (1, 0) is -1"},
+        {"T.Fragment([4, 4], forward_thread_fn=lambda i, j: i, forward_index_fn=lambda i, j: j - "
+         "2)",
+         "the local index of cell (0, 0) is -2"},
+        {"T.Fragment([4, 4], forward_thread_fn=lambda i, j: i, "
+         "forward_index_fn=lambda i, j: (i, j - 3))",
+         "local index 1 of cell (0, 0) is -3"},
+        // The replica's thread table holds two entries per cell: cell (2), not entry 5.
+        {"T.Fragment([4], forward_thread_fn=lambda i, rep: i + rep * (1 - 2 * i), replicate=2)",
+         "the thread of cell (2) (replica 1) is -1"},
+        {"T.Layout([4, 4], lambda i, j: (i - 8, j))", "output 0 of cell (0, 0) is -8"},
+        {"T.Layout([4, 4], lambda i, j: (i, j - i))", "output 1 of cell (1, 0) is -1"},
+        {"T.Layout([2, 3], lambda i, j: i * 3 + j - 4)", "the output of cell (0, 0) is -4"},
+        {"T.Fragment([2, 4096], forward_thread_fn=lambda i, j: i * 1048576 + j, "
+         "forward_index_fn=lambda i, j: 0)",
+         "the thread of cell (1, 0) is 1048576, over the limit of 1048576 threads (0 to 1048575)"},
+    };
+    for (const auto& c : cases) {
+        try {
+            const ts::Mapping m = ts::parseMapping(c.text);
+            if (const auto* f = std::get_if<ts::Fragment>(&m))
+                (void)f->evaluate();
+            else
+                (void)std::get<ts::Layout>(m).evaluate();
+            ADD_FAILURE() << "no error for " << c.text;
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos)
+                << c.text << " -> " << e.what();
+            EXPECT_EQ(std::string(e.what()).find("flat"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // README.md's list of builtins is written by hand: a builtin added to the registry and not to
 // the README fails here, naming it.
 TEST(MappingLanguage, ReadmeNamesEveryBuiltin) {
