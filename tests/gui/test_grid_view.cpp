@@ -562,6 +562,26 @@ private slots:
         const GridModel eight = gridOf(texts[0]);
         for (const LegendEntry& e : eight.legend())
             QVERIFY2(!e.text.contains(QStringLiteral("lane 8")), qPrintable(e.text));
+        // ...and the 8 hues its cells have are all named (it listed only "lane 0"); a wider
+        // fragment names four lanes evenly spaced over those it shows.
+        auto lanesNamed = [](const GridModel& g) {
+            QStringList l;
+            QSet<QRgb> colours;
+            for (const LegendEntry& e : g.legend())
+                if (e.text.startsWith(QStringLiteral("lane ")) && !e.text.contains("warp")) {
+                    l << e.text;
+                    colours.insert(e.color);
+                }
+            return colours.size() == l.size() ? l.join(QStringLiteral(", "))
+                                              : QStringLiteral("repeated colour");
+        };
+        QCOMPARE(lanesNamed(eight),
+                 QStringLiteral("lane 0, lane 1, lane 2, lane 3, lane 4, lane 5, lane 6, lane 7"));
+        QCOMPARE(lanesNamed(gridOf("T.Fragment([16, 4], forward_thread_fn=lambda i, j: i, "
+                                   "forward_index_fn=lambda i, j: j)")),
+                 QStringLiteral("lane 0, lane 4, lane 8, lane 12"));
+        QCOMPARE(lanesNamed(gridOf("make_gemm_c_fragment((32, 16), 128)")),
+                 QStringLiteral("lane 0, lane 8, lane 16, lane 24"));
         const GridModel mma = gridOf(texts[2]);
         QVERIFY(std::any_of(mma.legend().begin(), mma.legend().end(), [](const LegendEntry& e) {
             return e.text.contains(QStringLiteral("warp 1"));
@@ -578,6 +598,79 @@ private slots:
             std::any_of(sparse.legend().begin(), sparse.legend().end(), [](const LegendEntry& e) {
                 return e.text == QStringLiteral("unused offset");
             }));
+    }
+
+    // A banner that comes with an edit (the collision warning travels in the model) or with the
+    // text's state (setBanner) takes its room from the cell area without hiding row 0 under the
+    // column numbers, fitted or zoomed in; when it goes, the grid gets its room back: the same
+    // scale and place as before, no empty band above the title.
+    void bannerNeverHidesRowZeroAndGivesItsRoomBack() {
+        const char* plain = "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i, "
+                            "forward_index_fn=lambda i, j: j)";
+        const char* clash = "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i, "
+                            "forward_index_fn=lambda i, j: j % 4)";
+        QVERIFY(gridOf(plain).collisionWarning().isEmpty());
+        QVERIFY(!gridOf(clash).collisionWarning().isEmpty());
+        GridView v;
+        v.resize(700, 420);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(gridOf(plain));
+        QCoreApplication::processEvents();
+        const double scale0 = v.scale();
+        const QRectF grid0 = v.gridRectOnScreen(), title0 = v.titleRect();
+        auto rowAtTop = [&] {
+            const auto c = v.cellAtWidget(v.cellArea().topLeft() + QPointF(2, 2));
+            return c ? c->y() : -1;
+        };
+        auto rowZeroShown = [&] {
+            return v.gridRectOnScreen().top() >= v.cellArea().top() - 0.5 && rowAtTop() <= 0 &&
+                   !v.verticalBar()->isVisible();
+        };
+        QVERIFY(rowZeroShown());
+
+        // Fitted: an edit that brings the warning, then one that drops it; then the error banner.
+        for (int round = 0; round < 2; ++round) {
+            if (round == 0)
+                v.setModel(gridOf(clash), true);
+            else
+                v.setBanner(QStringLiteral("The mapping has an error — showing the last valid "
+                                           "layout"));
+            QCoreApplication::processEvents();
+            QVERIFY(v.columnHeaderRect().top() > title0.bottom()); // the banner's line is there
+            QVERIFY2(rowZeroShown(), qPrintable(QStringLiteral("round %1").arg(round)));
+            QCOMPARE(v.zoomRelative(), 1.0);
+            if (round == 0)
+                v.setModel(gridOf(plain), true);
+            else
+                v.setBanner({});
+            QCoreApplication::processEvents();
+            QCOMPARE(v.scale(), scale0);
+            QCOMPARE(v.gridRectOnScreen(), grid0);
+            QCOMPARE(v.titleRect(), title0);
+        }
+
+        // Zoomed in and scrolled to the top: row 0 stays the first row shown.
+        for (int k = 0; k < 4; ++k)
+            v.zoomIn();
+        v.verticalBar()->setValue(0);
+        QCoreApplication::processEvents();
+        QVERIFY(v.verticalBar()->isVisible());
+        QCOMPARE(rowAtTop(), 0);
+        const double zoomed = v.scale();
+        const QRectF gridZoomed = v.gridRectOnScreen();
+        v.setModel(gridOf(clash), true);
+        QCoreApplication::processEvents();
+        QCOMPARE(v.scale(), zoomed);
+        QCOMPARE(rowAtTop(), 0);
+        QVERIFY(v.gridRectOnScreen().top() >= v.cellArea().top() - 0.5);
+        v.setBanner(QStringLiteral("Evaluating… the grid shows the previous text"));
+        QCOMPARE(rowAtTop(), 0);
+        QVERIFY(v.gridRectOnScreen().top() >= v.cellArea().top() - 0.5);
+        v.setBanner({});
+        v.setModel(gridOf(plain), true);
+        QCoreApplication::processEvents();
+        QCOMPARE(v.gridRectOnScreen(), gridZoomed);
     }
 
     // A shown cell tooltip follows the view: after Ctrl++ without moving the mouse it names the

@@ -92,7 +92,7 @@ void GridView::setModel(GridModel model, bool keepView) {
     if (!same)
         zoomToFit();
     else
-        syncScrollBars();
+        refit(); // the new model may bring or drop a collision banner: what fits changed
     update();
     // Whoever shows the highlight or the hovered cell (details pane, status bar) must not keep
     // describing the previous model.
@@ -502,10 +502,17 @@ void GridView::resizeEvent(QResizeEvent*) {
 }
 
 void GridView::refit() {
-    if (fitted_)
+    if (fitted_) {
         zoomToFit();
-    else
+    } else {
+        // A banner or caption that comes or goes moves the cell area's top edge: the grid moves
+        // with it, so the row under the top edge (row 0 before a warning about row 0) stays in
+        // view rather than sliding under the column numbers.
+        const QRectF vp = chrome(scale_, origin_).viewport;
+        if (!barsViewport_.isEmpty()) origin_ += vp.topLeft() - barsViewport_.topLeft();
         clampOrigin();
+        update();
+    }
     // The same scale is another share of what fits now.
     announceZoom();
 }
