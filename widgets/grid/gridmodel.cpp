@@ -301,10 +301,27 @@ GridModel GridModel::fromFragment(ts::FragmentTable table, ColorMode color, View
             d->colors[c] = lut[th];
             shown[std::size_t(th)] = 1;
         }
-        for (int lane : {0, 8, 16, 24})
-            if (lane < T && shown[std::size_t(lane)])
-                d->legend.push_back({threadColor(lane), QStringLiteral("lane %1").arg(lane)});
-        if (warps > 1 && shown[32])
+        // One swatch per hue while they are few (an 8-thread fragment shows 8 hues: all eight
+        // are listed), else four of them evenly spaced over the lanes shown (0, 8, 16, 24 of a
+        // full warp): each entry is the first thread shown with that lane, warp 0's tint if
+        // warp 0 has it.
+        std::vector<std::int64_t> firstOfLane;
+        for (std::int64_t lane = 0; lane < std::min<std::int64_t>(T, 32); ++lane)
+            for (std::int64_t th = lane; th < T; th += 32)
+                if (shown[std::size_t(th)]) {
+                    firstOfLane.push_back(th);
+                    break;
+                }
+        const std::size_t lanes = firstOfLane.size();
+        const std::size_t step = lanes <= 8 ? 1 : (lanes + 3) / 4;
+        for (std::size_t k = 0; k < lanes; k += step) {
+            const std::int64_t th = firstOfLane[k];
+            d->legend.push_back({threadColor(th),
+                                 th < 32
+                                     ? QStringLiteral("lane %1").arg(th)
+                                     : QStringLiteral("lane %1 (thread %2)").arg(th % 32).arg(th)});
+        }
+        if (warps > 1 && shown[32] && firstOfLane.front() != 32)
             d->legend.push_back(
                 {threadColor(32), QStringLiteral("lane 0 of warp 1 (tint = warp)")});
         d->subtitle = QStringLiteral("colour: thread (hue = lane, tint = warp)");
