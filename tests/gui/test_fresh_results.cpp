@@ -411,9 +411,11 @@ private slots:
         w.document()->setText(0, kHuge);
         QTRY_COMPARE_WITH_TIMEOUT(w.gridView()->model().rows(), 1024, 60000);
         QTRY_COMPARE(w.gridState()->state(), ResultState::State::Current);
-        QStringList banners;
+        QStringList banners, notes;
         connect(w.gridState(), &ResultState::stateChanged, this, [&](ResultState::State st) {
-            if (st == ResultState::State::Stale) banners << w.gridView()->banner();
+            if (st != ResultState::State::Stale) return;
+            banners << w.gridView()->banner();
+            notes << w.details()->layoutNote();
         });
         w.setViewMode(ViewMode::Output);
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -421,6 +423,11 @@ private slots:
         QTRY_COMPARE(w.gridState()->state(), ResultState::State::Current);
         for (const QString& b : banners)
             QVERIFY2(!b.contains(QStringLiteral("previous text")), qPrintable(b));
+        // Details says the same as the banner: the text did not change, only the view.
+        QVERIFY(!notes.isEmpty());
+        for (const QString& n : notes)
+            QVERIFY2(n.contains(QStringLiteral("new view")) && !n.contains(QStringLiteral("text")),
+                     qPrintable(n));
         QVERIFY(w.editor()->errorText().isEmpty());
         QVERIFY(w.gridView()->message().contains(QStringLiteral("too large to draw")));
         QVERIFY(w.gridView()->message().contains(QStringLiteral("tilescope-cli table")));
@@ -489,6 +496,45 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.evaluator()->busy(), 60000);
         QTRY_COMPARE(w.gridView()->model().rows(), 4);
         QCOMPARE(w.gridState()->state(), ResultState::State::Current);
+    }
+
+    // "unchanged (comments or spacing)" is said of an edit in a comment or in spacing only: not
+    // of a sample opened again, nor of a new layout whose text another layout already had (the
+    // evaluator reuses their result all the same). Those say how long the evaluation that drew
+    // the grid took.
+    void unchangedIsSaidOnlyOfAnEditInACommentOrSpacing() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto settled = [&] {
+            return w.gridState()->state() == ResultState::State::Current &&
+                   !w.evaluator()->busy() && !w.statusSummary().contains(QStringLiteral("…"));
+        };
+        const QString evaluated = QStringLiteral("evaluated in ");
+        const QString unchanged = QStringLiteral("unchanged (comments or spacing)");
+        for (int k = 0; k < 2; ++k) { // the second time, the evaluator has this text's result
+            QVERIFY(openDefaultSample(w));
+            QTRY_VERIFY(settled());
+            QVERIFY2(w.statusSummary().contains(evaluated), qPrintable(w.statusSummary()));
+        }
+        const int first = w.document()->active();
+        const QString text = QString::fromStdString(w.document()->layout(first).text);
+        ts::DocLayout copy;
+        copy.name = "same text";
+        copy.text = text.toStdString();
+        w.document()->setActive(w.document()->addLayout(copy));
+        QTRY_VERIFY(w.document()->active() != first && settled());
+        QTRY_VERIFY(w.gridView()->model().title().size() > 0);
+        QVERIFY2(w.statusSummary().contains(evaluated), qPrintable(w.statusSummary()));
+        // An edit in spacing and a comment: the one case it is said of.
+        w.document()->setText(w.document()->active(), text + QStringLiteral("  # the same"));
+        QTRY_VERIFY(w.statusSummary().contains(unchanged));
+        // Back to a changed text: evaluated, and said so.
+        w.document()->setText(w.document()->active(),
+                              QStringLiteral("T.Layout([4, 4], lambda i, j: (j, i))"));
+        QTRY_VERIFY(w.statusSummary().contains(evaluated) && settled());
+        QVERIFY(!w.statusSummary().contains(unchanged));
     }
 
     void anEditInACommentIsNotEvaluatedAgain() {

@@ -73,6 +73,7 @@ EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMod
             r.repr = previous->repr;
             r.ok = r.reused = true;
             r.millis = t.nsecsElapsed() / 1e6;
+            r.builtMillis = previous->builtMillis;
             return r;
         }
         if (token.cancelled()) {
@@ -112,7 +113,7 @@ EvalResult LayoutEvaluator::compute(const QString& text, ViewMode view, ColorMod
     } catch (const std::exception& e) {
         r.error = r.errorLong = QStringLiteral("internal error: %1").arg(e.what());
     }
-    r.millis = t.nsecsElapsed() / 1e6;
+    r.millis = r.builtMillis = t.nsecsElapsed() / 1e6;
     return r;
 }
 

@@ -1087,8 +1087,8 @@ void MainWindow::onEvaluated(const EvalResult& r) {
     const int active = doc_->active();
     const bool sameLayout = shownLayout_ == active;
     const quint64 gen = gridState_->generation();
-    lastEvalMillis_ = r.millis;
-    lastEvalReused_ = r.reused;
+    lastEvalMillis_ = r.reused ? r.builtMillis : r.millis;
+    lastEvalUnchangedEdit_ = r.reused && sameLayout && r.text != shownText_;
     if (r.ok) {
         mapping_ = r.mapping;
         grid_->setMessage({});
@@ -1159,8 +1159,10 @@ void MainWindow::onResultState() {
                                               "previous one")
                              : QStringLiteral("Evaluating… the grid shows the previous text"));
         if (!shown) grid_->setMessage(QStringLiteral("Evaluating…"));
-        details_->setLayoutStale(QStringLiteral("evaluating the new text; this is the previous "
-                                                "one"));
+        details_->setLayoutStale(viewOnly_ ? QStringLiteral("drawing the new view; this is the "
+                                                            "previous one")
+                                           : QStringLiteral("evaluating the new text; this is the "
+                                                            "previous one"));
         statusShape_->setText(shown ? QStringLiteral("previous: %1").arg(grid_->model().title())
                                     : QString());
         statusShape_->setStyleSheet(QStringLiteral("color: #9ca3af;"));
@@ -1186,7 +1188,7 @@ void MainWindow::onResultState() {
     if (st == ResultState::State::Current) {
         statusShape_->setText(undrawable_.isEmpty() ? grid_->model().title()
                                                     : QStringLiteral("this view cannot be drawn"));
-        statusEval_->setText(lastEvalReused_
+        statusEval_->setText(lastEvalUnchangedEdit_
                                  ? QStringLiteral("unchanged (comments or spacing)")
                                  : QStringLiteral("evaluated in %1 ms")
                                        .arg(lastEvalMillis_, 0, 'f', lastEvalMillis_ < 1 ? 2 : 1));

@@ -160,7 +160,10 @@ private:
     QPointer<ExportJob> exportJob_;
     CompareDialog* compare_ = nullptr; // made on first use, owned by the window
     double lastEvalMillis_ = 0;
-    bool lastEvalReused_ = false;
+    // The text was edited only in comments or spacing, so the grid on screen is its result; a
+    // result reused for an unedited text (a sample opened again, a new layout like another) is
+    // no such edit and shows the time of the evaluation that built it.
+    bool lastEvalUnchangedEdit_ = false;
     QActionGroup *viewGroup_, *colorGroup_;
     QMenu *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
     QMenu *sampleLogsMenu_, *helpSampleLogsMenu_;
