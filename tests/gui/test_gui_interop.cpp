@@ -81,6 +81,50 @@ private slots:
         QVERIFY2(d->messageText().contains(QStringLiteral("column")), qPrintable(d->messageText()));
     }
 
+    // Compare Layouts opens on a pair it can compare: the active fragment and the nearest other
+    // fragment, past a T.Layout between them (it opened on the fragment and the T.Layout, "cannot
+    // compare a Fragment with a Layout cell by cell"). With no partner it says why, and takes
+    // one as soon as one is added.
+    void compareOpensOnAComparablePair() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ts::Document d;
+        d.layouts.push_back({"frag A",
+                             "T.Fragment([16, 16], forward_thread_fn=lambda i, j: i * 4 + j // 4, "
+                             "forward_index_fn=lambda i, j: (i % 2) * 4 + j % 4)",
+                             {},
+                             {}});
+        d.layouts.push_back({"smem", "T.Layout([16, 16], lambda i, j: i * 16 + j)", {}, {}});
+        d.layouts.push_back({"frag B", "make_gemm_c_fragment((16, 16), 32)", {}, {}});
+        w.document()->replaceDocument(d, {}, false);
+        w.document()->setActive(0);
+        actionNamed(w, QStringLiteral("Co&mpare Layouts…"))->trigger();
+        CompareDialog* c = w.compareDialog();
+        QVERIFY(c && c->isVisible());
+        QCOMPARE(c->side(0), 0);
+        QCOMPARE(c->side(1), 2);
+        QVERIFY2(c->view()->diff(), qPrintable(c->messageText()));
+        QVERIFY(c->messageText().isEmpty());
+        // The T.Layout is the only one of its kind.
+        c->hide();
+        w.document()->setActive(1);
+        actionNamed(w, QStringLiteral("Co&mpare Layouts…"))->trigger();
+        QCOMPARE(c->side(0), 1);
+        QCOMPARE(c->side(1), -1);
+        QVERIFY(!c->view()->diff());
+        QVERIFY2(c->messageText().contains(QStringLiteral("«smem» is the only T.Layout")),
+                 qPrintable(c->messageText()));
+        // A second T.Layout added: taken at once, the reason gone.
+        ts::DocLayout more{
+            "swizzled", "make_full_bank_swizzled_layout((16, 64), \"float16\")", {}, {}};
+        w.document()->addLayout(more);
+        QCOMPARE(c->side(1), 3);
+        QVERIFY(c->view()->diff());
+        QVERIFY(c->messageText().isEmpty());
+    }
+
     // CuTe's axes are its top-level modes, split colexicographically: the grid says so.
     void cuteAxesAreNamedOnTheGrid() {
         MainWindow w;

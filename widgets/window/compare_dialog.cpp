@@ -4,6 +4,7 @@
 #include "document/documentmodel.h"
 #include "trace/trace_viewer.h"
 
+#include "tilescope/notation/compare_pair.h"
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
@@ -54,10 +55,14 @@ CompareDialog::CompareDialog(DocumentModel* doc, QWidget* parent) : QDialog(pare
         connect(doc_, sig, this, &CompareDialog::repopulate);
     connect(doc_, &DocumentModel::documentReset, this, [this] {
         repopulate();
-        setPair(doc_->active(), doc_->active() + 1 < doc_->count() ? doc_->active() + 1 : 0);
+        showDefaultPair();
     });
     repopulate();
-    setPair(doc_->active(), doc_->active() + 1 < doc_->count() ? doc_->active() + 1 : 0);
+    showDefaultPair();
+}
+
+void CompareDialog::showDefaultPair() {
+    setPair(doc_->active(), -1);
 }
 
 int CompareDialog::side(int k) const {
@@ -89,6 +94,19 @@ void CompareDialog::repopulate() {
 
 void CompareDialog::refresh() {
     const int a = side(0), b = side(1);
+    if (a >= 0 && a < doc_->count() && b < 0) {
+        // Only two fragments or two T.Layouts compare cell by cell: the nearest of a's kind.
+        const ts::ComparePartner p =
+            ts::nearestComparable(doc_->document().layouts, std::size_t(a));
+        if (p.index) {
+            setPair(a, int(*p.index));
+            return;
+        }
+        view_->clear();
+        message_->setText(QString::fromStdString(p.why) +
+                          QStringLiteral(": add one, or choose two of one kind above."));
+        return;
+    }
     if (a < 0 || b < 0 || a >= doc_->count() || b >= doc_->count()) {
         view_->clear();
         message_->setText(QStringLiteral("Add a second layout to compare."));

@@ -19,8 +19,12 @@ class CompareDialog : public QDialog {
     Q_OBJECT
 public:
     CompareDialog(DocumentModel* doc, QWidget* parent = nullptr);
-    // Layout indices of the two sides (the active layout and the next one by default).
+    // Layout indices of the two sides; b = -1: the nearest layout comparable with a (kept
+    // looking for while there is none, so a layout added or edited into one is taken).
     void setPair(int a, int b);
+    // The active layout and the nearest comparable one (two fragments or two T.Layouts); when
+    // there is none, the right side is empty and the message says why.
+    void showDefaultPair();
     int side(int k) const;
     ComparisonView* view() const { return view_; }
     QString messageText() const;

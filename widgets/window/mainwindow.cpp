@@ -839,7 +839,7 @@ void MainWindow::addLayout() {
 
 void MainWindow::compareLayouts() {
     if (!compare_) compare_ = new CompareDialog(doc_, this);
-    compare_->setPair(doc_->active(), doc_->active() + 1 < doc_->count() ? doc_->active() + 1 : 0);
+    compare_->showDefaultPair();
     compare_->show();
     compare_->raise();
 }
