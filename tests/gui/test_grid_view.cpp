@@ -673,6 +673,43 @@ private slots:
         QCOMPARE(v.gridRectOnScreen(), gridZoomed);
     }
 
+    // The subtitle is shown whole: a CuTe TV layout's explains its axes in a line longer than a
+    // small grid is wide ("...; th…" was all the window showed of it). It starts left of the grid
+    // as far as it needs, and wraps when the view is narrower than it.
+    void subtitleIsShownWhole() {
+        const std::string text = "Shape_MNK: (16,8,16)\nLayoutC_TV: ((4,8),(2,2)):((32,1),(16,8))";
+        GridModel g =
+            GridModel::fromMapping(ts::parseMapping(text), ViewMode::Input, ColorMode::Thread);
+        g.setAxisNote(GridModel::axisNoteFor(text));
+        const QString sub = g.subtitle();
+        QVERIFY2(sub.contains(QStringLiteral("TV layout")), qPrintable(sub));
+        GridView v;
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(g);
+        QFont sf = v.font(), tf = v.font();
+        sf.setPixelSize(11);
+        tf.setPixelSize(14);
+        tf.setBold(true);
+        const QFontMetricsF sm(sf), tm(tf);
+        QVERIFY(sm.horizontalAdvance(sub) > 500); // longer than the grid is wide at 700 px
+        for (int w = 300; w <= 1400; w += 20) {
+            v.resize(w, 500);
+            QCoreApplication::processEvents();
+            const QRectF t = v.titleRect();
+            const QRectF need =
+                sm.boundingRect(QRectF(0, 0, t.width(), 1e6), Qt::TextWordWrap, sub);
+            QVERIFY2(t.left() >= 0 && t.right() <= w, qPrintable(QString::number(w)));
+            QVERIFY2(need.height() <= t.height() - tm.height() - 4 + 0.5,
+                     qPrintable(QStringLiteral("%1 px: subtitle needs %2 px, has %3")
+                                    .arg(w)
+                                    .arg(need.height())
+                                    .arg(t.height() - tm.height())));
+            QVERIFY(t.bottom() <= v.columnHeaderRect().top() + 0.5); // above the numbers
+            if (w == 1400) QCOMPARE(need.height(), sm.height());     // room for one line: one line
+        }
+    }
+
     // A shown cell tooltip follows the view: after Ctrl++ without moving the mouse it names the
     // cell now under the mouse or is gone, never the cell that was there before the zoom.
     void tooltipFollowsKeyboardZoom() {

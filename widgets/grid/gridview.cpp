@@ -252,8 +252,8 @@ GridView::Chrome GridView::chromeNoBars(double scale) const {
         c.captionH = std::ceil(std::min(r.height(), height() * 0.3) + 14 + kPad);
     }
     if (title_ && any)
-        c.titleH = std::ceil(QFontMetricsF(chromeFont(kTitlePx, true)).height() +
-                             QFontMetricsF(chromeFont(kSubtitlePx)).height() + 6);
+        c.titleH =
+            std::ceil(QFontMetricsF(chromeFont(kTitlePx, true)).height() + subtitleHeight() + 6);
     // One line per banner: the note or error about the text (amber) above the collision warning
     // about the fragment shown (red), so neither hides the other.
     const int lines =
@@ -330,8 +330,30 @@ QRectF GridView::titleRect() const {
     if (c.titleH <= 0) return {};
     const QRectF g = gridRectOnScreen();
     const double y = std::max(c.viewport.top(), g.top()) - c.colH - c.bannerH - c.titleH;
-    const double x = std::max(c.viewport.left(), g.left()) - c.rowW;
+    // Above the grid's left edge, or further left as far as the title and subtitle need (a
+    // small grid centred in a wide view left the subtitle a third of the width).
+    const double need = std::min(titleTextWidth() + 4, width() - 2 * kPad); // + rounding
+    const double x = std::max(
+        kPad, std::min(std::max(c.viewport.left(), g.left()) - c.rowW, width() - kPad - need));
     return QRectF(x, y, width() - kPad - x, c.titleH);
+}
+
+double GridView::titleTextWidth() const {
+    const GridModel& m = renderer_.model();
+    return std::ceil(
+        std::max(QFontMetricsF(chromeFont(kTitlePx, true)).horizontalAdvance(m.title()),
+                 QFontMetricsF(chromeFont(kSubtitlePx)).horizontalAdvance(m.subtitle())));
+}
+
+double GridView::subtitleHeight() const {
+    // Wrapped to the view's width: a subtitle is shown whole (a CuTe TV layout's explains its
+    // axes in a long line), never cut with an ellipsis.
+    const QFontMetricsF sm(chromeFont(kSubtitlePx));
+    const QString& sub = renderer_.model().subtitle();
+    if (sub.isEmpty()) return sm.height();
+    return std::ceil(
+        sm.boundingRect(QRectF(0, 0, std::max(1.0, width() - 2 * kPad), 1e6), Qt::TextWordWrap, sub)
+            .height());
 }
 
 QRectF GridView::legendRect() const {
@@ -658,9 +680,8 @@ void GridView::paintTitle(QPainter& p, const Chrome& c) const {
                    tm.elidedText(m.title(), Qt::ElideRight, t.width()));
         p.setFont(sf);
         p.setPen(contrast_ ? QColor(0x20, 0x20, 0x20) : QColor(0x5f, 0x66, 0x70));
-        p.drawText(QRectF(t.left(), t.top() + tm.height() + 2, t.width(), sm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter,
-                   sm.elidedText(m.subtitle(), Qt::ElideRight, t.width()));
+        p.drawText(QRectF(t.left(), t.top() + tm.height() + 2, t.width(), subtitleHeight()),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m.subtitle());
     }
     if (c.bannerH > 0) {
         const QFont bf = chromeFont(kBannerPx);

@@ -158,6 +158,8 @@ private:
     void showHint(const QString& text);
     void paintHeaders(QPainter& p, const Chrome& c) const;
     void paintTitle(QPainter& p, const Chrome& c) const;
+    double titleTextWidth() const; // the wider of the title and the subtitle on one line
+    double subtitleHeight() const; // the subtitle wrapped to the view's width
 
     GridRenderer renderer_;
     double scale_ = 1;
