@@ -4,7 +4,7 @@
 #include "test_gui_common.h"
 #include "trace/sample_logs.h"
 #include "trace/trace_viewer.h"
-#include "window/install_paths.h"
+#include "common/install_paths.h"
 #include "window/mainwindow.h"
 
 #include <QAction>

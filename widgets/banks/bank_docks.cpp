@@ -7,19 +7,24 @@
 #include "banks/fractal_panel.h"
 #include "banks/raster_panel.h"
 #include "banks/swizzle_panel.h"
+#include "common/dock_sizing.h"
+#include "common/feature_bus.h"
+#include "common/feature_host.h"
 #include "document/documentmodel.h"
 #include "editor/evaluator.h"
-#include "window/dock_sizing.h"
-#include "window/mainwindow.h"
 
 #include <QDockWidget>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScrollArea>
 
 namespace tsw {
 
-BankDocks::BankDocks(MainWindow* w) : QObject(w) {
+BankDocks::BankDocks(FeatureHost* host) : QObject(host->hostWindow()) {
+    QMainWindow* w = host->hostWindow();
+    DocumentModel* doc = host->document();
+    LayoutEvaluator* eval = host->evaluator();
     setObjectName(QStringLiteral("bankDocks"));
     bank_ = new BankPanel;
     ub_ = new UbPanel;
@@ -58,23 +63,22 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
     // not (it keeps the last T.Layout it had, named as such). From the moment the active
     // layout's text changes its numbers are marked (they may be about to change), until the
     // evaluation says what the new text is; another project drops them altogether.
-    connect(w->evaluator(), &LayoutEvaluator::requested, this, [this, w] {
-        const ts::DocLayout* l = w->document()->activeLayout();
+    connect(eval, &LayoutEvaluator::requested, this, [this, doc] {
+        const ts::DocLayout* l = doc->activeLayout();
         if (l) bank_->activeLayoutChanging(QString::fromStdString(l->name));
     });
-    connect(w->document(), &DocumentModel::documentReset, bank_, &BankPanel::resetForProject);
-    connect(w->document(), &DocumentModel::layoutAboutToBeRemoved, this, [this, w](int i) {
-        bank_->projectLayoutRemoved(QString::fromStdString(w->document()->layout(i).name));
+    connect(doc, &DocumentModel::documentReset, bank_, &BankPanel::resetForProject);
+    connect(doc, &DocumentModel::layoutAboutToBeRemoved, this, [this, doc](int i) {
+        bank_->projectLayoutRemoved(QString::fromStdString(doc->layout(i).name));
     });
     // Any layout's text, also one that is not active (an undo or a redo changes it there).
-    connect(w->document(), &DocumentModel::textChanged, this, [this, w](int i) {
-        const ts::DocLayout& l = w->document()->layout(i);
+    connect(doc, &DocumentModel::textChanged, this, [this, doc](int i) {
+        const ts::DocLayout& l = doc->layout(i);
         bank_->projectLayoutTextChanged(QString::fromStdString(l.name),
-                                        QString::fromStdString(l.text),
-                                        i == w->document()->active());
+                                        QString::fromStdString(l.text), i == doc->active());
     });
-    connect(w->evaluator(), &LayoutEvaluator::finished, this, [this, w](const EvalResult& r) {
-        const ts::DocLayout* l = w->document()->activeLayout();
+    connect(eval, &LayoutEvaluator::finished, this, [this, doc](const EvalResult& r) {
+        const ts::DocLayout* l = doc->activeLayout();
         const QString name = l ? QString::fromStdString(l->name) : QString();
         if (r.ok && r.mapping && std::holds_alternative<ts::Layout>(*r.mapping))
             bank_->setSourceLayout(name, r.text);
@@ -86,6 +90,15 @@ BankDocks::BankDocks(MainWindow* w) : QObject(w) {
         else
             bank_->setActiveElsewhere(name, QStringLiteral("its text has an error"));
     });
+    // Measured next to predicted on the heat map, and msprof op's UB conflict ratios next to
+    // the UB model's prediction.
+    connect(host->bus(), &FeatureBus::bankMeasured, bank_, [this](const BankMeasurement& m) {
+        bank_->setMeasurement(m.measuredWf, m.predictedWf, m.nsPerWavefront, m.device, m.pattern);
+    });
+    connect(host->bus(), &FeatureBus::ascendMeasured, ub_,
+            [this](std::shared_ptr<const ts::MsprofOpResult> m) {
+                if (m) ub_->setMeasurement(*m);
+            });
 }
 
 } // namespace tsw

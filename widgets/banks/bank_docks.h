@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // BankDocks: docks the analysis panels (bank conflicts, Ascend UB, swizzle, fractal,
-// rasterization) into a MainWindow, with an "Analysis" menu to show them; the bank panel follows
-// the active layout when it is a T.Layout.
+// rasterization) into the host's window, with an "Analysis" menu to show them; the bank panel
+// follows the active layout when it is a T.Layout, and shows the measurements that a device run
+// reports on the FeatureBus next to its prediction.
 #pragma once
 
 #include <QObject>
@@ -10,7 +11,7 @@ class QDockWidget;
 
 namespace tsw {
 
-class MainWindow;
+class FeatureHost;
 class BankPanel;
 class UbPanel;
 class SwizzlePanel;
@@ -20,7 +21,7 @@ class RasterPanel;
 class BankDocks : public QObject {
     Q_OBJECT
 public:
-    explicit BankDocks(MainWindow* w);
+    explicit BankDocks(FeatureHost* host);
     BankPanel* bankPanel() const { return bank_; }
     UbPanel* ubPanel() const { return ub_; }
     SwizzlePanel* swizzlePanel() const { return swizzle_; }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/measurement_import.h"
 
+#include "common/feature_host.h"
 #include "document/documentmodel.h"
 #include "run/run_history.h"
 #include "run/run_panel.h"
-#include "window/mainwindow.h"
 
 #include "tilescope/device/measurements.h"
 
@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -35,7 +36,7 @@ QString ImportReport::summary() const {
 
 namespace {
 
-RunHistoryModel* historyOf(MainWindow* w) {
+RunHistoryModel* historyOf(QMainWindow* w) {
     return w->findChild<RunHistoryModel*>(QStringLiteral("runHistoryModel"));
 }
 
@@ -76,10 +77,11 @@ bool isProbeResultFile(const QString& path) {
            (o.contains(QStringLiteral("predicted")) || o.contains(QStringLiteral("patterns")));
 }
 
-ImportReport importMeasurements(MainWindow* w, const QStringList& files) {
+ImportReport importMeasurements(FeatureHost* host, const QStringList& files) {
     ImportReport rep;
+    QMainWindow* w = host->hostWindow();
     RunHistoryModel* history = historyOf(w);
-    DocumentModel* doc = w->document();
+    DocumentModel* doc = host->document();
     if (!history) {
         rep.problems << QStringLiteral("the Run panel is not installed");
         return rep;
@@ -146,8 +148,9 @@ ImportReport importMeasurements(MainWindow* w, const QStringList& files) {
     return rep;
 }
 
-void installMeasurementImport(MainWindow* w, RunHistoryModel* history) {
-    DocumentModel* doc = w->document();
+void installMeasurementImport(FeatureHost* host, RunHistoryModel* history) {
+    QMainWindow* w = host->hostWindow();
+    DocumentModel* doc = host->document();
     // The project's runs replace the history when it is opened (and stay with it when saved).
     auto syncing = std::make_shared<bool>(false);
     QObject::connect(doc, &DocumentModel::documentReset, history, [doc, history, syncing] {
@@ -170,27 +173,26 @@ void installMeasurementImport(MainWindow* w, RunHistoryModel* history) {
     act->setObjectName(QStringLiteral("importMeasurementsAction"));
     act->setToolTip(QStringLiteral("Load tilescope-probe result files (measured on another "
                                    "machine) into the Run history of the matching layouts"));
-    QObject::connect(act, &QAction::triggered, w, [w] {
+    QObject::connect(act, &QAction::triggered, w, [w, host] {
         const QStringList files = QFileDialog::getOpenFileNames(
             w, QStringLiteral("Import measurements"), QString(),
             QStringLiteral("tilescope-probe results (*.json);;All files (*)"));
         if (files.isEmpty()) return;
-        const ImportReport rep = importMeasurements(w, files);
+        const ImportReport rep = importMeasurements(host, files);
         if (!rep.problems.isEmpty())
             QMessageBox::warning(w, QStringLiteral("Import measurements"),
                                  rep.summary() + QStringLiteral("\n\n") +
                                      rep.problems.join(QStringLiteral("\n\n")));
     });
-    for (QMenu* m : w->menuBar()->findChildren<QMenu*>())
-        if (m->title() == QStringLiteral("&File")) {
-            const QList<QAction*> acts = m->actions();
-            for (int i = 0; i < acts.size(); ++i)
-                if (acts[i]->text().startsWith(QStringLiteral("&Export View"))) {
-                    m->insertAction(i + 1 < acts.size() ? acts[i + 1] : nullptr, act);
-                    break;
-                }
-            break;
+    // After Export View: the file commands that move results in and out of the project.
+    QMenu* file = host->fileMenu();
+    const QList<QAction*> acts = file->actions();
+    for (int i = 0; i < acts.size(); ++i)
+        if (acts[i]->objectName() == QStringLiteral("exportViewAction")) {
+            file->insertAction(i + 1 < acts.size() ? acts[i + 1] : nullptr, act);
+            return;
         }
+    file->addAction(act);
 }
 
 } // namespace tsw

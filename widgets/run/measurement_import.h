@@ -9,7 +9,7 @@
 
 namespace tsw {
 
-class MainWindow;
+class FeatureHost;
 class RunHistoryModel;
 
 struct ImportReport {
@@ -20,7 +20,7 @@ struct ImportReport {
 
 // Adds File > Import Measurements… and keeps `history` and the project's runs in step (a
 // project's runs replace the history when it is opened; new runs are saved with it).
-void installMeasurementImport(MainWindow* w, RunHistoryModel* history);
+void installMeasurementImport(FeatureHost* host, RunHistoryModel* history);
 
 // Whether a file is a tilescope-probe result (and not a project): decides what a drop does.
 bool isProbeResultFile(const QString& path);
@@ -28,6 +28,6 @@ bool isProbeResultFile(const QString& path);
 // Reads each file, matches every result to a layout of the open project (by rebuilding its plan
 // from the layout's text), adds the matched ones to the Run history, activates the last matched
 // layout and shows the Run panel on its access. Reports what was not imported and why.
-ImportReport importMeasurements(MainWindow* w, const QStringList& files);
+ImportReport importMeasurements(FeatureHost* host, const QStringList& files);
 
 } // namespace tsw

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/run_controller.h"
-#include "window/install_paths.h"
 
 #include "tilescope/device/ascend_kernel.h"
 #include "tilescope/device/cann_detect.h"
@@ -73,23 +72,7 @@ void RunSettings::save(QSettings& s) const {
 }
 
 PythonChoice resolvePython(const RunSettings& s) {
-    if (!s.python.isEmpty()) return {s.python, QStringLiteral("Run ▸ Settings")};
-    const QString env = qEnvironmentVariable("TILESCOPE_PYTHON");
-    if (!env.isEmpty()) return {env, QStringLiteral("TILESCOPE_PYTHON")};
-    const QStringList dirs = {
-        QDir::currentPath(),
-        sourceTreeDir(), // a checkout's .venv, only from its build tree
-    };
-    for (const QString& d : dirs) {
-        if (d.isEmpty()) continue;
-        const QFileInfo venv(d + QStringLiteral("/.venv/bin/python"));
-        if (venv.isExecutable())
-            return {QDir::cleanPath(venv.absoluteFilePath()),
-                    QStringLiteral(".venv in %1").arg(QDir::cleanPath(d))};
-    }
-    const QString sys = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    if (!sys.isEmpty()) return {sys, QStringLiteral("python3 on PATH")};
-    return {};
+    return resolvePython(s.python);
 }
 
 RunController::RunController(QObject* parent) : QObject(parent) {

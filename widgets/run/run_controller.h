@@ -12,6 +12,7 @@
 // from start() (the Run button); opening projects or logs never reaches this class.
 #pragma once
 
+#include "common/python_choice.h"
 #include "run/run_history.h"
 
 #include "tilescope/device/cann_detect.h"
@@ -47,13 +48,7 @@ struct RunSettings {
     void save(QSettings& s) const;
 };
 
-// The one Python for everything TileLang (Run ▸ Target: TileLang, Ascend, Trace ▸ Run Script):
-// Run ▸ Settings' interpreter, else $TILESCOPE_PYTHON, else .venv/bin/python in the working
-// directory, above the application or in the source tree, else python3 on PATH. `program` is
-// empty when there is none; `origin` says where it came from, for messages.
-struct PythonChoice {
-    QString program, origin;
-};
+// The interpreter for the TileLang and Ascend targets (python_choice.h).
 PythonChoice resolvePython(const RunSettings& s);
 
 struct RunSpec {

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/run_panel.h"
-#include "banks/bank_docks.h"
-#include "banks/bank_ub_panel.h"
-
-#include "banks/bank_panel.h"
 #include "run/measurement_import.h"
 
+#include "common/feature_bus.h"
+#include "common/feature_host.h"
 #include "common/result_state.h"
 #include "document/documentmodel.h"
-#include "trace/trace_viewer.h"
-#include "window/mainwindow.h"
+#include "editor/evaluator.h"
 
 #include "tilescope/banks/access.h"
 #include "tilescope/device/ascend_kernel.h"
@@ -37,6 +34,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMainWindow>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -516,9 +514,9 @@ void fitRunAccess(RunPanel* panel, const ts::Mapping& m, const std::string& text
 // The Ascend footprint of the active layout's tile, for the dtype, back end and chip chosen:
 // computed by the core (ascendFootprint), only shown here. Every figure belongs to the layout
 // that is active now: recomputed whenever any of those inputs changes.
-void showAscendFootprint(MainWindow* w, RunPanel* panel) {
+void showAscendFootprint(DocumentModel* doc, RunPanel* panel) {
     if (!panel->ascendTargetChosen()) return; // hidden; recomputed when Ascend is chosen
-    const ts::DocLayout* l = w->document()->activeLayout();
+    const ts::DocLayout* l = doc->activeLayout();
     if (!l) {
         panel->showAscendFootprint(QStringLiteral("No layout: the Ascend tile is the active "
                                                   "layout's 2-D input shape."),
@@ -552,7 +550,10 @@ void showAscendFootprint(MainWindow* w, RunPanel* panel) {
 }
 } // namespace
 
-QDockWidget* installRunUi(MainWindow* w) {
+QDockWidget* installRunUi(FeatureHost* host) {
+    QMainWindow* w = host->hostWindow();
+    DocumentModel* doc = host->document();
+    FeatureBus* bus = host->bus();
     auto* ctl = new RunController(w);
     ctl->setObjectName(QStringLiteral("runController"));
     {
@@ -566,7 +567,7 @@ QDockWidget* installRunUi(MainWindow* w) {
         history->load(s);
     }
     auto* panel = new RunPanel(ctl, history);
-    installMeasurementImport(w, history); // File > Import Measurements, runs kept in the project
+    installMeasurementImport(host, history); // File > Import Measurements, runs kept in the project
     auto* dock = new QDockWidget(QStringLiteral("Run on device"), w);
     dock->setObjectName(QStringLiteral("runDock"));
     dock->setWidget(panel);
@@ -575,10 +576,10 @@ QDockWidget* installRunUi(MainWindow* w) {
     w->addDockWidget(Qt::BottomDockWidgetArea, dock);
     dock->hide(); // the grid gets the room; Run (F5) brings the panel up
 
-    auto runNow = [w, ctl, panel, dock](bool compileOnly) {
+    auto runNow = [doc, ctl, panel, dock](bool compileOnly) {
         dock->show();
         dock->raise();
-        const ts::DocLayout* l = w->document()->activeLayout();
+        const ts::DocLayout* l = doc->activeLayout();
         if (!l) {
             emit ctl->failed(QStringLiteral("No layout to run: add or select one."), {});
             return;
@@ -607,12 +608,11 @@ QDockWidget* installRunUi(MainWindow* w) {
     QObject::connect(panel, &RunPanel::runRequested, w, [runNow] { runNow(false); });
     QObject::connect(panel, &RunPanel::compileRequested, w, [runNow] { runNow(true); });
     // The last run's status describes the layout it ran; any change of that input marks it.
-    DocumentModel* doc = w->document();
     QObject::connect(doc, &DocumentModel::textChanged, panel, [doc, panel](int i) {
         if (i == doc->active()) panel->inputChanged();
     });
     QObject::connect(doc, &DocumentModel::activeChanged, panel, &RunPanel::inputChanged);
-    auto footprint = [w, panel] { showAscendFootprint(w, panel); };
+    auto footprint = [doc, panel] { showAscendFootprint(doc, panel); };
     QObject::connect(panel, &RunPanel::ascendFootprintStale, panel, footprint);
     QObject::connect(doc, &DocumentModel::textChanged, panel, footprint);
     QObject::connect(doc, &DocumentModel::activeChanged, panel, footprint);
@@ -622,9 +622,9 @@ QDockWidget* installRunUi(MainWindow* w) {
     QObject::connect(doc, &DocumentModel::documentReset, panel, &RunPanel::resetForProject);
     // What the access field shows is what Run and Compile Only use: while fitting, it follows
     // the active layout as soon as that is evaluated (not only when a run starts).
-    QObject::connect(w->evaluator(), &LayoutEvaluator::finished, panel,
-                     [w, panel](const EvalResult& r) {
-                         const ts::DocLayout* l = w->document()->activeLayout();
+    QObject::connect(host->evaluator(), &LayoutEvaluator::finished, panel,
+                     [doc, panel](const EvalResult& r) {
+                         const ts::DocLayout* l = doc->activeLayout();
                          if (!panel->fitAccess() || !r.ok || !r.mapping || !l) return;
                          if (r.text.toStdString() != l->text) return;
                          const auto* lay = std::get_if<ts::Layout>(r.mapping.get());
@@ -689,37 +689,21 @@ QDockWidget* installRunUi(MainWindow* w) {
         cancelAct->setEnabled(false);
     };
     QObject::connect(ctl, &RunController::finished, w, idle);
-    // Measured next to predicted on the bank heat map (Analysis > Banks), when that panel exists.
-    QObject::connect(ctl, &RunController::finished, w, [w](const RunRecord& r) {
+    // Measured next to predicted on the bank heat map (the banks feature listens).
+    QObject::connect(ctl, &RunController::finished, bus, [bus](const RunRecord& r) {
         if (!r.ok || r.predictedWf < 0) return;
-        if (auto* bank = w->findChild<BankPanel*>())
-            bank->setMeasurement(r.measuredWf, r.predictedWf, r.nsPerWavefront, r.device,
-                                 r.pattern);
+        emit bus->bankMeasured(
+            {r.measuredWf, r.predictedWf, r.nsPerWavefront, r.device, r.pattern});
     });
     QObject::connect(ctl, &RunController::failed, w, idle);
-    if (auto* tb = w->findChild<QToolBar*>(QStringLiteral("mainToolbar"))) {
-        tb->addSeparator();
-        tb->addAction(runAct);
-    }
+    host->mainToolBar()->addSeparator();
+    host->mainToolBar()->addAction(runAct);
 
-    // TileLang output goes to the trace viewer (its inferred layouts and conflicts).
-    QObject::connect(ctl, &RunController::tileLangOutput, w, [w](const QByteArray& chunk) {
-        TraceViewer* tv = w->findChild<TraceViewer*>();
-        if (!tv) {
-            installTraceDock(w, w->document());
-            tv = w->findChild<TraceViewer*>();
-        }
-        if (tv) tv->importer()->feedText(chunk);
-    });
-    QObject::connect(ctl, &RunController::tileLangFinished, w, [w] {
-        if (TraceViewer* tv = w->findChild<TraceViewer*>()) tv->importer()->finishText();
-    });
-    // msprof op's UB conflict ratios go next to the UB model's prediction.
-    QObject::connect(ctl, &RunController::ascendMeasured, w,
-                     [w](std::shared_ptr<const ts::MsprofOpResult> m) {
-                         if (auto* d = w->findChild<BankDocks*>(QStringLiteral("bankDocks")))
-                             d->ubPanel()->setMeasurement(*m);
-                     });
+    // TileLang output goes to the inference trace (its inferred layouts and conflicts), and
+    // msprof op's UB conflict ratios next to the UB model's prediction: whoever listens.
+    QObject::connect(ctl, &RunController::tileLangOutput, bus, &FeatureBus::tileLangOutput);
+    QObject::connect(ctl, &RunController::tileLangFinished, bus, &FeatureBus::tileLangFinished);
+    QObject::connect(ctl, &RunController::ascendMeasured, bus, &FeatureBus::ascendMeasured);
     return dock;
 }
 

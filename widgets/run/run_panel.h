@@ -27,7 +27,7 @@ class QTableView;
 
 namespace tsw {
 
-class MainWindow;
+class FeatureHost;
 class ResultState;
 
 class RunPanel : public QWidget {
@@ -111,9 +111,9 @@ private:
     quint64 runGen_ = 0;
 };
 
-// Adds the Run menu, a toolbar button and the Run dock to `w`; connects TileLang output to the
-// trace viewer (installing its dock when the window has none). Returns the dock.
-QDockWidget* installRunUi(MainWindow* w);
+// Adds the Run menu, a toolbar button and the Run dock to the host's window; a run's TileLang
+// output and its measurements go out on the FeatureBus. Returns the dock.
+QDockWidget* installRunUi(FeatureHost* host);
 // The pieces installRunUi created (null before).
 RunController* runControllerOf(QWidget* w);
 RunPanel* runPanelOf(QWidget* w);

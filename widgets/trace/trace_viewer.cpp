@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace/trace_viewer.h"
 
+#include "common/dock_sizing.h"
+#include "common/feature_bus.h"
+#include "common/feature_host.h"
+#include "common/python_choice.h"
 #include "common/wording.h"
-#include "document/documentmodel.h"
-#include "run/run_controller.h"
-#include "window/dock_sizing.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -647,10 +648,7 @@ void TraceViewer::openLogDialog() {
 
 QString TraceViewer::scriptPython(QString* origin) {
     // The same interpreter as Run ▸ Target: TileLang (one setting, in Run ▸ Settings).
-    RunSettings rs;
-    QSettings s;
-    rs.load(s);
-    const PythonChoice py = resolvePython(rs);
+    const PythonChoice py = resolvePython(configuredPython());
     if (origin) *origin = py.origin;
     return py.program;
 }
@@ -973,7 +971,8 @@ void TraceViewer::updateStatus() {
     follow_->setEnabled(kind == TraceImporter::Source::None || kind == TraceImporter::Source::File);
 }
 
-QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* panels) {
+QDockWidget* installTraceDock(FeatureHost* host) {
+    QMainWindow* window = host->hostWindow();
     auto* dock = new QDockWidget(QStringLiteral("Inference Trace"), window);
     dock->setObjectName(QStringLiteral("traceDock"));
     auto* viewer = new TraceViewer(dock);
@@ -981,25 +980,17 @@ QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* pa
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     dock->hide();
     growWhenShown(window, dock, 0.5, 520); // two grids side by side need the height
-    if (doc) {
-        QObject::connect(viewer, &TraceViewer::openInEditor, doc,
-                         [doc](const QString& name, const QString& text) {
-                             ts::DocLayout l;
-                             l.name = name.toStdString();
-                             l.text = text.toStdString();
-                             doc->addLayout(l);
-                         });
-    }
+    FeatureBus* bus = host->bus();
+    QObject::connect(
+        viewer, &TraceViewer::openInEditor, bus, [bus](const QString& name, const QString& text) {
+            emit bus->openLayoutRequested(name, text, QStringLiteral("the inference trace"));
+        });
+    QObject::connect(bus, &FeatureBus::tileLangOutput, viewer,
+                     [viewer](const QByteArray& chunk) { viewer->importer()->feedText(chunk); });
+    QObject::connect(bus, &FeatureBus::tileLangFinished, viewer,
+                     [viewer] { viewer->importer()->finishText(); });
     dock->toggleViewAction()->setText(QStringLiteral("Inference &Trace"));
-    if (panels) {
-        panels->addAction(dock->toggleViewAction());
-        return dock;
-    }
-    for (QAction* a : window->menuBar()->actions())
-        if (a->menu() && a->text().remove(QLatin1Char('&')) == QStringLiteral("View")) {
-            a->menu()->addSeparator();
-            a->menu()->addAction(dock->toggleViewAction());
-        }
+    host->panelsMenu()->addAction(dock->toggleViewAction());
     return dock;
 }
 

@@ -26,7 +26,7 @@ class QMenu;
 
 namespace tsw {
 
-class DocumentModel;
+class FeatureHost;
 
 // Events in log order; repeats can be hidden.
 class TraceEventModel : public QAbstractListModel {
@@ -191,9 +191,9 @@ private:
     bool finishedOnce_ = false; // the current source was read to its end at least once
 };
 
-// Creates a dock with a TraceViewer in `window` (View menu toggle via the dock's action) and
-// connects "open in editor" to a new layout in `doc`; the toggle goes into `panels` (or the View
-// menu). The main window calls this once.
-QDockWidget* installTraceDock(QMainWindow* window, DocumentModel* doc, QMenu* panels = nullptr);
+// Creates the Inference Trace dock (View ▸ Panels) in the host's window: its "open in editor"
+// offers the layout to the project, and a TileLang script's output that another feature runs
+// (FeatureBus::tileLangOutput) is read as a log. The window calls this once.
+QDockWidget* installTraceDock(FeatureHost* host);
 
 } // namespace tsw

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "window/mainwindow.h"
+#include "common/install_paths.h"
 #include "window/compare_dialog.h"
-#include "window/install_paths.h"
 
 #include "banks/bank_docks.h"
+#include "common/feature_bus.h"
+#include "kernel/kernel_dock.h"
 #include "run/measurement_import.h"
 
+#include "common/dock_sizing.h"
 #include "common/result_state.h"
 #include "common/wording.h"
 #include "document/documentmodel.h"
@@ -22,7 +25,6 @@
 #include "trace/sample_logs.h"
 #include "trace/trace_viewer.h"
 #include "window/detailspane.h"
-#include "window/dock_sizing.h"
 #include "window/presenter.h"
 #include "window/window_panels.h"
 
@@ -70,6 +72,7 @@ const char* kRecentKey = "recentFiles";
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("MainWindow"));
     doc_ = new DocumentModel(this);
+    bus_ = new FeatureBus(this);
     list_ = new LayoutListModel(doc_, this);
     eval_ = new LayoutEvaluator(this);
     recovery_ = new RecoveryManager(doc_, this);
@@ -164,7 +167,7 @@ void MainWindow::createActions() {
         return a;
     };
     // File.
-    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    QMenu* file = fileMenu_ = menuBar()->addMenu(QStringLiteral("&File"));
     auto* newAct = act(QStringLiteral("&New"), &MainWindow::newDocument, QKeySequence::New);
     newAct->setIcon(st->standardIcon(QStyle::SP_FileIcon));
     auto* openAct = act(QStringLiteral("&Open…"), &MainWindow::open, QKeySequence::Open);
@@ -176,6 +179,7 @@ void MainWindow::createActions() {
                           QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     auto* exportAct = act(QStringLiteral("&Export View…"), &MainWindow::exportViewDialog,
                           QKeySequence(QStringLiteral("Ctrl+E")));
+    exportAct->setObjectName(QStringLiteral("exportViewAction"));
     file->addAction(newAct);
     file->addAction(openAct);
     file->addAction(act(QStringLiteral("Open &Kernel…"), [this] { openKernel(QString()); }));
@@ -328,7 +332,7 @@ void MainWindow::createActions() {
                            [this](const QString& path) { openTraceLog(path, false); });
 
     // Toolbar.
-    QToolBar* tb = addToolBar(QStringLiteral("Main"));
+    QToolBar* tb = toolBar_ = addToolBar(QStringLiteral("Main"));
     tb->setObjectName(QStringLiteral("mainToolbar"));
     tb->setMovable(false);
     tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -376,26 +380,19 @@ void MainWindow::createDocks() {
                     Qt::LeftDockWidgetArea);
     auto* det = dock(QStringLiteral("Details"), QStringLiteral("detailsDock"), details_,
                      Qt::RightDockWidgetArea);
-    // The inference-trace viewer of compiler logs (hidden until toggled in the panels menu).
-    traceViewer_ = qobject_cast<TraceViewer*>(installTraceDock(this, doc_, panelsMenu_)->widget());
-    // The Kernel panel (a feature library of its own): the window gives it a dock and turns its
-    // "open this layout" into a new layout of the project.
-    kernelPanel_ = new KernelPanel(this);
-    auto* kernelDock = new QDockWidget(QStringLiteral("Kernel"), this);
-    kernelDock->setObjectName(QStringLiteral("kernelDock"));
-    kernelDock->setWidget(kernelPanel_);
-    addDockWidget(Qt::BottomDockWidgetArea, kernelDock);
-    kernelDock->hide();
-    growWhenShown(this, kernelDock, 0.7, 760); // tables beside the source and a grid
-    panelsMenu_->addAction(kernelDock->toggleViewAction());
-    connect(kernelPanel_, &KernelPanel::openLayoutRequested, this,
-            [this](const QString& name, const QString& text) {
+    // The feature libraries, each with its docks (hidden until opened from View ▸ Panels): the
+    // inference trace of compiler logs and the kernel X-ray. A layout one of them offers
+    // becomes a layout of the project, made active, and the status bar says where it came from.
+    traceViewer_ = qobject_cast<TraceViewer*>(installTraceDock(this)->widget());
+    kernelPanel_ = installKernelDock(this);
+    connect(bus_, &FeatureBus::openLayoutRequested, this,
+            [this](const QString& name, const QString& text, const QString& origin) {
                 ts::DocLayout l;
                 l.name = name.toStdString();
                 l.text = text.toStdString();
                 doc_->addLayout(l);
                 statusBar()->showMessage(
-                    QStringLiteral("Opened the layout TileLang inferred for %1").arg(name), 4000);
+                    QStringLiteral("Added «%1» from %2 to the project").arg(name, origin), 4000);
             });
     splitDockWidget(layouts, ed, Qt::Vertical);
     resizeDocks({layouts, ed}, {180, 420}, Qt::Vertical);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow: routes between the document, the evaluator and the panels; owns no layout logic.
+// It composes the feature libraries (banks/, run/, trace/, kernel/) as their FeatureHost: they
+// install their docks and menus through it and talk to each other over its FeatureBus.
 // Central grid view; docks for the layout list, the mapping editor and the details pane (their
 // arrangement persists in QSettings); menus for files, edits, view modes, export and samples.
 #pragma once
 
+#include "common/feature_host.h"
 #include "editor/evaluator.h"
 #include "grid/export_job.h"
 #include "grid/gridmodel.h"
@@ -18,12 +21,14 @@ class QLabel;
 class QProgressBar;
 class QListView;
 class QMenu;
+class QToolBar;
 
 namespace tsw {
 
 class CompareDialog;
 
 class DocumentModel;
+class FeatureBus;
 class LayoutListModel;
 class GridView;
 class MappingEditor;
@@ -35,15 +40,22 @@ class TraceViewer;
 class KernelPanel;
 struct RecoveryEntry;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public FeatureHost {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    DocumentModel* document() const { return doc_; }
+    // FeatureHost.
+    QMainWindow* hostWindow() override { return this; }
+    DocumentModel* document() const override { return doc_; }
+    LayoutEvaluator* evaluator() const override { return eval_; }
+    FeatureBus* bus() const override { return bus_; }
+    QMenu* panelsMenu() const override { return panelsMenu_; }
+    QMenu* fileMenu() const override { return fileMenu_; }
+    QToolBar* mainToolBar() const override { return toolBar_; }
+
     LayoutListModel* layoutList() const { return list_; }
-    LayoutEvaluator* evaluator() const { return eval_; }
     GridView* gridView() const { return grid_; }
     MappingEditor* editor() const { return editor_; }
     DetailsPane* details() const { return details_; }
@@ -146,6 +158,7 @@ private:
     void dropLayoutMessage();
 
     DocumentModel* doc_;
+    FeatureBus* bus_;
     LayoutListModel* list_;
     LayoutEvaluator* eval_;
     RecoveryManager* recovery_;
@@ -165,7 +178,8 @@ private:
     // no such edit and shows the time of the evaluation that built it.
     bool lastEvalUnchangedEdit_ = false;
     QActionGroup *viewGroup_, *colorGroup_;
-    QMenu *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
+    QMenu *fileMenu_, *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
+    QToolBar* toolBar_;
     QMenu *sampleLogsMenu_, *helpSampleLogsMenu_;
     TraceViewer* traceViewer_ = nullptr;
     KernelPanel* kernelPanel_ = nullptr;

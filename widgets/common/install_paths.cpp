@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "window/install_paths.h"
+#include "common/install_paths.h"
 
 #include <QCoreApplication>
 #include <QDir>

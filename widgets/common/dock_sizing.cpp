@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // growWhenShown (see dock_sizing.h).
-#include "window/dock_sizing.h"
+#include "common/dock_sizing.h"
 
 #include <QDockWidget>
 #include <QMainWindow>
