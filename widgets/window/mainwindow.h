@@ -2,6 +2,8 @@
 // MainWindow: routes between the document, the evaluator and the panels; owns no layout logic.
 // It composes the feature libraries (banks/, run/, trace/, kernel/) as their FeatureHost: they
 // install their docks and menus through it and talk to each other over its FeatureBus.
+// Its definitions are split by concern: mainwindow.cpp (construction, docks, settings),
+// window_menus.cpp, window_files.cpp, window_export.cpp and window_evaluation.cpp.
 // Central grid view; docks for the layout list, the mapping editor and the details pane (their
 // arrangement persists in QSettings); menus for files, edits, view modes, export and samples.
 #pragma once
