@@ -15,11 +15,13 @@ std::optional<AxisLabelSpot> spotOf(const AxisLabelRequest& r, int index) {
     const double c = r.centre(index);
     AxisLabelSpot s{index, c - len / 2, c + len / 2};
     const bool edge = index == 0 || index == r.count - 1 || (r.pinned && *r.pinned == index);
+    const double lo =
+        index == 0 && c >= r.stripLo ? r.stripLo - std::max(0.0, r.roomBefore) : r.stripLo;
     if (edge && c >= r.stripLo && c <= r.stripHi) {
-        if (s.lo < r.stripLo) s = {index, r.stripLo, r.stripLo + len};
+        if (s.lo < lo) s = {index, lo, lo + len};
         if (s.hi > r.stripHi) s = {index, r.stripHi - len, r.stripHi};
     }
-    if (s.lo < r.stripLo - 1e-6 || s.hi > r.stripHi + 1e-6) return std::nullopt;
+    if (s.lo < lo - 1e-6 || s.hi > r.stripHi + 1e-6) return std::nullopt;
     return s;
 }
 

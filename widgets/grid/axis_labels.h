@@ -21,8 +21,11 @@ struct AxisLabelRequest {
     int first = 0, last = -1; // indices in view (inclusive)
     int count = 0;            // indices on the whole axis (the first and last may move inwards)
     int step = 1;             // draw multiples of step
-    double stripLo = 0, stripHi = 0;   // where labels may be drawn
-    double gap = 4;                    // least space between two labels
+    double stripLo = 0, stripHi = 0; // where labels may be drawn
+    double gap = 4;                  // least space between two labels
+    // Empty space before stripLo (the header corner above the row numbers) that index 0's label
+    // may reach into rather than move inwards: moved, it would push out the next number ("2").
+    double roomBefore = 0;
     std::optional<int> pinned;         // the hovered index: always drawn, moved inwards to fit
     std::function<double(int)> centre; // centre of index's cell along the axis
     std::function<double(int)> extent; // the label's length along the axis

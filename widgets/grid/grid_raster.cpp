@@ -206,6 +206,7 @@ std::optional<GridPicture> GridPicture::plan(const GridModel& m, const RasterOpt
         rows.step = headerStep(fm.height() + 2, cpx);
         rows.stripLo = y0;
         rows.stripHi = y0 + m.rows() * cpx;
+        rows.roomBefore = kHeaderHeight * scale; // the empty corner above the row numbers
         rows.gap = 1;
         rows.centre = [&](int r) { return y0 + (r + 0.5) * cpx; };
         rows.extent = [&](int) { return fm.height() + 2; };

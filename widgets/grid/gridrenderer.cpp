@@ -708,6 +708,7 @@ void GridRenderer::paintHeaders(QPainter& p, const QRect& cells, const QRectF& d
     rows.step = headerStep(fm.height() + 2, cellPx);
     rows.stripLo = g0.top();
     rows.stripHi = g0.top() + model_.rows() * cellPx;
+    rows.roomBefore = hh; // the empty corner above the row numbers
     rows.gap = 1;
     rows.centre = [&](int r) { return g0.top() + (r + 0.5) * cellPx; };
     rows.extent = [&](int) { return fm.height() + 2; };

@@ -637,7 +637,9 @@ void GridView::paintHeaders(QPainter& p, const Chrome& c) const {
     const int rstep = headerStep(fm.height() + 2, cellPx);
     const int r0 = std::max(0, int(std::floor((vp.top() - g.top()) / cellPx)));
     const int r1 = std::min(m.rows() - 1, int(std::floor((vp.bottom() - g.top()) / cellPx)));
-    p.setClipRect(rowStrip);
+    // Row 0's number may reach up into the empty corner left of the column numbers.
+    const double corner = colStrip.isEmpty() ? 0.0 : std::max(0.0, rowStrip.top() - colStrip.top());
+    p.setClipRect(rowStrip.adjusted(0, -corner, 0, 0));
     AxisLabelRequest rows;
     rows.first = r0;
     rows.last = r1;
@@ -645,6 +647,7 @@ void GridView::paintHeaders(QPainter& p, const Chrome& c) const {
     rows.step = rstep;
     rows.stripLo = rowStrip.top();
     rows.stripHi = rowStrip.bottom();
+    rows.roomBefore = corner;
     rows.gap = 1;
     if (hover) rows.pinned = hover->y();
     rows.centre = [&](int row) { return g.top() + (row + 0.5) * cellPx; };
