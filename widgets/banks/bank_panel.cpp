@@ -219,6 +219,13 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     connect(dtypeBox_, &QComboBox::currentTextChanged, this, &BankPanel::analyzeLater);
     connect(vectorSpin_, &QSpinBox::valueChanged, this, &BankPanel::analyzeLater);
     connect(storeBox_, &QCheckBox::toggled, this, &BankPanel::analyzeLater);
+    // The user's own choices (not a lesson step's or a project switch's, which block these):
+    // the project keeps them with the layout (bank_access_keeper.h).
+    connect(accessEdit_, &QLineEdit::textEdited, this, &BankPanel::userEdited);
+    connect(autoBox_, &QCheckBox::clicked, this, &BankPanel::userEdited);
+    connect(dtypeBox_, &QComboBox::activated, this, &BankPanel::userEdited);
+    connect(vectorSpin_, &QSpinBox::valueChanged, this, &BankPanel::userEdited);
+    connect(storeBox_, &QCheckBox::clicked, this, &BankPanel::userEdited);
     connect(slider_, &QSlider::valueChanged, this, &BankPanel::setCurrentStep);
     connect(playButton_, &QPushButton::clicked, this, &BankPanel::togglePlay);
     connect(stepBack_, &QPushButton::clicked, this, &BankPanel::stepBack);
@@ -431,6 +438,21 @@ void BankPanel::setVector(int v) {
 void BankPanel::setStore(bool s) {
     storeBox_->setChecked(s);
 }
+int BankPanel::vector() const {
+    return vectorSpin_->value();
+}
+bool BankPanel::store() const {
+    return storeBox_->isChecked();
+}
+QString BankPanel::sourceName() const {
+    return sourceName_;
+}
+
+int BankPanel::firstStep() const {
+    // "All instructions" before the first is a second state only when there are two or more:
+    // one instruction shows the same cells either way, so it has the one state "1/1".
+    return instructionCount() == 1 ? 0 : -1;
+}
 
 int BankPanel::instructionCount() const {
     return access_ ? int(access_->plan.instructions.size()) : 0;
@@ -462,7 +484,7 @@ void BankPanel::stepForward() {
 
 void BankPanel::stepBack() {
     pause();
-    setCurrentStep(std::max(step_ - 1, -1));
+    setCurrentStep(std::max(step_ - 1, firstStep()));
 }
 
 QString BankPanel::cellToolTip(int row, int col) const {
@@ -588,11 +610,11 @@ bool BankPanel::apply(quint64 gen, BankAnalysis r) {
     error_.clear();
     const int n = instructionCount();
     // The same inputs analysed again (a layout re-sent after an edit elsewhere) keep the step.
-    const int keep = key == analyzedKey_ ? std::clamp(step_, -1, n - 1) : -1;
+    const int keep = key == analyzedKey_ ? std::clamp(step_, firstStep(), n - 1) : firstStep();
     analyzedKey_ = key;
     if (keep < 0) pause();
     slider_->blockSignals(true);
-    slider_->setRange(-1, n - 1);
+    slider_->setRange(firstStep(), n - 1);
     slider_->setValue(keep);
     slider_->blockSignals(false);
     step_ = keep;
@@ -698,7 +720,7 @@ void BankPanel::updateControls() {
     playButton_->setToolTip(n > 1 ? QStringLiteral("Step through the instructions in turn")
                                   : QStringLiteral("There is only one instruction: nothing to "
                                                    "play through."));
-    stepBack_->setEnabled(n > 0 && step_ > -1);
+    stepBack_->setEnabled(n > 0 && step_ > firstStep());
     stepForward_->setEnabled(n > 0 && step_ < n - 1);
     // "store" changes the access only for ldmatrix (its stmatrix twin, same matrices, same
     // wavefronts) and for lanes (stores are not merged like loads); a fragment or stmatrix
@@ -765,7 +787,7 @@ std::vector<double> BankPanel::histogram() const {
 
 void BankPanel::setCurrentStep(int step) {
     const int n = instructionCount();
-    step = std::clamp(step, -1, n - 1);
+    step = std::clamp(step, firstStep(), std::max(firstStep(), n - 1));
     if (slider_->value() != step) {
         slider_->blockSignals(true);
         slider_->setValue(step);

@@ -84,6 +84,10 @@ public:
     QString dtype() const;
     void setVector(int elements); // 0 = automatic
     void setStore(bool store);
+    int vector() const;
+    bool store() const;
+    // The project layout analysed (empty: a layout typed into the panel, or none).
+    QString sourceName() const;
 
     // A measurement from the device next to the prediction on the heat map: wavefronts per
     // instruction as ncu counted them (< 0: not measured), time per wavefront, where, what.
@@ -106,6 +110,8 @@ public:
 
     int instructionCount() const;
     int currentStep() const { return step_; } // -1: all instructions
+    // The lowest step: -1 (all, before the first), or 0 when there is one instruction.
+    int firstStep() const;
     bool isPlaying() const;
     const ts::PlanCost* cost() const { return cost_ ? &*cost_ : nullptr; }
     QString totalsText() const;
@@ -132,6 +138,8 @@ public slots:
 signals:
     void analyzed(bool ok);
     void stepChanged(int step);
+    // The user changed the access, its automatic choice, dtype, vector or store.
+    void userEdited();
 
 protected:
     int chartMinimumHeight() const;

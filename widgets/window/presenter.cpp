@@ -2,12 +2,14 @@
 // Presenter (see presenter.h).
 #include "window/presenter.h"
 
+#include "banks/bank_access_keeper.h"
 #include "banks/bank_docks.h"
 #include "banks/bank_panel.h"
 #include "banks/fractal_panel.h"
 #include "document/documentmodel.h"
 #include "grid/gridview.h"
 #include "window/mainwindow.h"
+#include "window/presenter_bar.h"
 
 #include "tilescope/notation/mapping.h"
 
@@ -21,10 +23,12 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QStatusBar>
 #include <QTextEdit>
 #include <QToolBar>
+#include <functional>
 
 namespace tsw {
 
@@ -94,7 +98,12 @@ Presenter::Presenter(MainWindow* w) : QObject(w), w_(w) {
         analysis->addAction(prevInsAct_);
     }
 
+    bar_ = new PresenterBar(w, this);
+    w->addToolBar(Qt::BottomToolBarArea, bar_);
+    bar_->hide();
+
     DocumentModel* doc = w->document();
+    if (docks_) connect(docks_->bankPanel(), &BankPanel::analyzed, this, &Presenter::updateCaption);
     connect(doc, &DocumentModel::activeChanged, this, &Presenter::applyLessonStep);
     connect(doc, &DocumentModel::documentReset, this, &Presenter::applyLessonStep);
     applyLessonStep();
@@ -121,6 +130,10 @@ void Presenter::previousInstruction() {
 }
 
 void Presenter::applyLessonStep() {
+    // The bar names the step and the analysis shown, both decided here.
+    const auto refreshBar = qScopeGuard([this] {
+        if (bar_) bar_->refresh();
+    });
     DocumentModel* doc = w_->document();
     const ts::DocLayout* l = doc->activeLayout();
     GridView* grid = w_->gridView();
@@ -128,15 +141,13 @@ void Presenter::applyLessonStep() {
         grid->setCaption({});
         return;
     }
-    QString caption = QString::fromStdString(l->caption);
-    if (!caption.isEmpty() && doc->count() > 1)
-        caption = QStringLiteral("Step %1 of %2 · %3")
-                      .arg(doc->active() + 1)
-                      .arg(doc->count())
-                      .arg(caption);
-    grid->setCaption(caption);
+    updateCaption();
     if (!docks_ || l->analysis.empty()) return;
-    const ts::AnalysisSettings& a = l->analysis;
+    // What the user set up for this step in this session, else the step's own analysis.
+    const auto typed = l->analysis.panel == "banks"
+                           ? docks_->accessKeeper()->sessionAccess(QString::fromStdString(l->name))
+                           : std::nullopt;
+    const ts::AnalysisSettings& a = typed ? *typed : l->analysis;
     QDockWidget* dock = nullptr;
     if (a.panel == "banks") {
         docks_->bankPanel()->applyView(QString::fromStdString(l->text),
@@ -169,6 +180,23 @@ void Presenter::applyLessonStep() {
     }
     dock->show();
     dock->raise();
+}
+
+void Presenter::updateCaption() {
+    DocumentModel* doc = w_->document();
+    const ts::DocLayout* l = doc->activeLayout();
+    if (!l) return;
+    QString caption = QString::fromStdString(l->caption);
+    if (!caption.isEmpty() && doc->count() > 1)
+        caption = QStringLiteral("Step %1 of %2 · %3")
+                      .arg(doc->active() + 1)
+                      .arg(doc->count())
+                      .arg(caption);
+    // The caption's numbers are the step's: say so when the panel shows another access.
+    if (docks_ && !caption.isEmpty())
+        if (const QString d = docks_->accessKeeper()->differenceFromStep(*l); !d.isEmpty())
+            caption += QStringLiteral("\n") + d;
+    w_->gridView()->setCaption(caption);
 }
 
 // ---------------------------------------------------------------- presenter mode
@@ -212,7 +240,19 @@ void Presenter::setActive(bool on) {
         for (QDockWidget* d : w_->findChildren<QDockWidget*>())
             if (d != keep) d->hide();
         for (QToolBar* t : w_->findChildren<QToolBar*>())
-            t->hide();
+            if (t != bar_) t->hide();
+        // The menus' shortcuts (colourings Ctrl+1..4, zoom, ...) would die with the menu bar.
+        std::function<void(QMenu*)> borrow = [&](QMenu* m) {
+            for (QAction* a : m->actions()) {
+                if (a->menu()) borrow(a->menu());
+                if (!a->shortcut().isEmpty() && !w_->actions().contains(a)) {
+                    w_->addAction(a);
+                    borrowed_ << a;
+                }
+            }
+        };
+        for (QAction* a : w_->menuBar()->actions())
+            if (a->menu()) borrow(a->menu());
         w_->menuBar()->hide();
         w_->statusBar()->hide();
         QFont f = savedFont_;
@@ -233,9 +273,11 @@ void Presenter::setActive(bool on) {
         }
         qApp->installEventFilter(this);
         grid->setFocus();
-        grid->flashHint(QStringLiteral("PgDn / PgUp: next / previous step · → / ←: next / "
-                                       "previous instruction · Esc: leave presenter mode"),
-                        5000);
+        // The keys that apply, in the bar under the grid: a hint over the grid would hide the
+        // rows or the legend the class is looking at.
+        bar_->show();
+        bar_->refresh();
+        bar_->flashHint();
     } else {
         qApp->removeEventFilter(this);
         active_ = false;
@@ -248,6 +290,10 @@ void Presenter::setActive(bool on) {
         if (!(savedWindowState_ & (Qt::WindowFullScreen | Qt::WindowMaximized)))
             w_->restoreGeometry(savedGeometry_);
         w_->restoreState(savedState_, kPresenterStateVersion);
+        bar_->hide();
+        for (QAction* a : std::as_const(borrowed_))
+            w_->removeAction(a);
+        borrowed_.clear();
         shownDock_ = nullptr;
     }
     presentAct_->setChecked(on);

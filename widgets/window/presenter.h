@@ -10,7 +10,10 @@
 // status bar and every panel hidden except the grid and one analysis (the step's, else the one
 // in front), which moves beside the grid. Keys for a clicker or a keyboard: PgDown/PgUp next /
 // previous step; Right or Space / Left or Backspace next / previous instruction of the bank
-// step-through (Alt+Right / Alt+Left anywhere). Leaving restores the window exactly.
+// step-through (Alt+Right / Alt+Left anywhere). Every other shortcut of the (hidden) menus keeps
+// working (Ctrl+1..4 colourings, zoom), and a slim bar under the grid (presenter_bar.h) offers
+// the same as buttons, with a hint naming the keys that apply. Leaving restores the window
+// exactly.
 #pragma once
 
 #include <QByteArray>
@@ -25,6 +28,7 @@ namespace tsw {
 
 class MainWindow;
 class BankDocks;
+class PresenterBar;
 
 class Presenter : public QObject {
     Q_OBJECT
@@ -39,6 +43,7 @@ public:
     QAction* previousInstructionAction() const { return prevInsAct_; }
     // The analysis dock kept visible in presenter mode (null: none).
     QDockWidget* analysisDock() const { return shownDock_; }
+    PresenterBar* bar() const { return bar_; }
 
 public slots:
     void setActive(bool on);
@@ -49,6 +54,9 @@ public slots:
     void previousInstruction();
     // Applies the active layout's caption and saved analysis (called on every layout change).
     void applyLessonStep();
+    // The active layout's caption, with a note when the bank panel shows another access than
+    // the step's.
+    void updateCaption();
 
 signals:
     void activeChanged(bool on);
@@ -69,6 +77,10 @@ private:
     QFont savedFont_;
     bool savedMenuBar_ = true, savedStatusBar_ = true;
     QPointer<QDockWidget> shownDock_;
+    PresenterBar* bar_ = nullptr;
+    // The menus' actions added to the window while presenting, so their shortcuts work with the
+    // menu bar hidden; removed on leaving.
+    QList<QAction*> borrowed_;
 };
 
 } // namespace tsw
