@@ -2,6 +2,7 @@
 // BankDocks (see bank_docks.h).
 #include "banks/bank_docks.h"
 
+#include "banks/bank_access_keeper.h"
 #include "banks/bank_panel.h"
 #include "banks/bank_ub_panel.h"
 #include "banks/fractal_panel.h"
@@ -68,6 +69,8 @@ BankDocks::BankDocks(FeatureHost* host) : QObject(host->hostWindow()) {
         if (l) bank_->activeLayoutChanging(QString::fromStdString(l->name));
     });
     connect(doc, &DocumentModel::documentReset, bank_, &BankPanel::resetForProject);
+    // The access set up in the panel is kept with the layout it analyses.
+    keeper_ = new BankAccessKeeper(bank_, doc, this);
     connect(doc, &DocumentModel::layoutAboutToBeRemoved, this, [this, doc](int i) {
         bank_->projectLayoutRemoved(QString::fromStdString(doc->layout(i).name));
     });

@@ -17,6 +17,7 @@ class UbPanel;
 class SwizzlePanel;
 class FractalPanel;
 class RasterPanel;
+class BankAccessKeeper;
 
 class BankDocks : public QObject {
     Q_OBJECT
@@ -29,6 +30,7 @@ public:
     RasterPanel* rasterPanel() const { return raster_; }
     QDockWidget* bankDock() const { return bankDock_; }
     QDockWidget* fractalDock() const { return fractalDock_; }
+    BankAccessKeeper* accessKeeper() const { return keeper_; }
 
 private:
     BankPanel* bank_;
@@ -38,6 +40,7 @@ private:
     RasterPanel* raster_;
     QDockWidget* bankDock_ = nullptr;
     QDockWidget* fractalDock_ = nullptr;
+    BankAccessKeeper* keeper_ = nullptr;
 };
 
 } // namespace tsw

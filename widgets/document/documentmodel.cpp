@@ -11,7 +11,7 @@ namespace tsw {
 
 namespace {
 
-enum CommandId { kTypingId = 1 };
+enum CommandId { kTypingId = 1, kAnalysisId = 2 };
 
 class SetTextCmd : public QUndoCommand {
 public:
@@ -38,6 +38,32 @@ private:
     int i_;
     QString before_, after_;
     bool typing_;
+    qint64 stamp_;
+};
+
+class SetAnalysisCmd : public QUndoCommand {
+public:
+    SetAnalysisCmd(DocumentModel* m, int i, ts::AnalysisSettings before, ts::AnalysisSettings after)
+        : m_(m), i_(i), before_(std::move(before)), after_(std::move(after)) {
+        setText(
+            QStringLiteral("Bank access of “%1”").arg(QString::fromStdString(m->layout(i).name)));
+        stamp_ = QDateTime::currentMSecsSinceEpoch();
+    }
+    void undo() override { m_->applyAnalysis(i_, before_); }
+    void redo() override { m_->applyAnalysis(i_, after_); }
+    int id() const override { return kAnalysisId; }
+    bool mergeWith(const QUndoCommand* other) override {
+        auto* o = static_cast<const SetAnalysisCmd*>(other);
+        if (o->i_ != i_ || o->stamp_ - stamp_ > 1000) return false;
+        after_ = o->after_;
+        stamp_ = o->stamp_;
+        return true;
+    }
+
+private:
+    DocumentModel* m_;
+    int i_;
+    ts::AnalysisSettings before_, after_;
     qint64 stamp_;
 };
 
@@ -125,6 +151,11 @@ void DocumentModel::setView(int i, const ts::ViewSettings& v) {
     applyView(i, v);
 }
 
+void DocumentModel::setAnalysis(int i, const ts::AnalysisSettings& a) {
+    if (i < 0 || i >= count() || layout(i).analysis == a) return;
+    undo_.push(new SetAnalysisCmd(this, i, layout(i).analysis, a));
+}
+
 void DocumentModel::rename(int i, const QString& name) {
     if (i < 0 || i >= count()) return;
     const QString t = name.trimmed();
@@ -194,6 +225,10 @@ void DocumentModel::applyView(int i, const ts::ViewSettings& v) {
     doc_.layouts[std::size_t(i)].view = v;
     setActive(i);
     emit viewChanged(i);
+}
+void DocumentModel::applyAnalysis(int i, const ts::AnalysisSettings& a) {
+    doc_.layouts[std::size_t(i)].analysis = a;
+    emit analysisChanged(i);
 }
 void DocumentModel::applyName(int i, const QString& name) {
     doc_.layouts[std::size_t(i)].name = name.toStdString();

@@ -46,6 +46,10 @@ public:
     // Neither is the view (input/output, colouring, zoom): applied at once, not undoable, not
     // dirty; saved with the project when the project is saved.
     void setView(int i, const ts::ViewSettings& v);
+    // The analysis kept with a layout (the access set up in the bank panel, a lesson step's):
+    // undoable and saved with the project; consecutive changes of one layout within a second
+    // (typing an access) form one undo step.
+    void setAnalysis(int i, const ts::AnalysisSettings& a);
     QString uniqueName(const QString& base) const;
 
     // Files. On failure returns false, sets *error (including the JSON path) and changes
@@ -65,6 +69,7 @@ public:
     // Internal (commands).
     void applyText(int i, const QString& text);
     void applyView(int i, const ts::ViewSettings& v);
+    void applyAnalysis(int i, const ts::AnalysisSettings& a);
     void applyName(int i, const QString& name);
     void applyInsert(int at, const ts::DocLayout& l);
     void applyRemove(int at);
@@ -72,6 +77,7 @@ public:
 signals:
     void textChanged(int index);
     void viewChanged(int index);
+    void analysisChanged(int index);
     void nameChanged(int index);
     void layoutAboutToBeInserted(int index);
     void layoutInserted(int index);
