@@ -14,15 +14,19 @@
 #include "grid/gridview.h"
 #include "window/mainwindow.h"
 #include "window/presenter.h"
+#include "window/presenter_bar.h"
 
 #include "tilescope/banks/fractal.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QToolBar>
 #include <QtTest>
 
@@ -90,8 +94,9 @@ private slots:
         QVERIFY(w.windowState() & Qt::WindowFullScreen);
         QVERIFY(!w.menuBar()->isVisible());
         QVERIFY(!w.statusBar()->isVisible());
+        // The toolbars give way to the presenter's own bar.
         for (QToolBar* t : w.findChildren<QToolBar*>())
-            QVERIFY(!t->isVisible());
+            QVERIFY(t->isVisible() == (t == p->bar()));
         // The grid and one analysis: the bank panel the user had open.
         QCOMPARE(visibleDocks(w), QStringList{QStringLiteral("bankDock")});
         QCOMPARE(p->analysisDock(), docks->bankDock());
@@ -215,6 +220,15 @@ private slots:
                 const int said = numberBefore(caption, QStringLiteral("wavefronts?"));
                 QCOMPARE(said, shown);
                 QVERIFY(bank->stepText().contains(QStringLiteral(": %1 wavefront").arg(shown)));
+                // One instruction has one state ("1/1"): nothing before it to step back to.
+                if (bank->instructionCount() == 1) {
+                    QVERIFY(!bank->stepBackButton()->isEnabled());
+                    QTest::keyClick(w.gridView(), Qt::Key_Left);
+                    QCOMPARE(bank->currentStep(), 0);
+                    QVERIFY(bank->stepText().startsWith(QStringLiteral("1/1")));
+                }
+                // The panel shows the step's own access: no note under the caption.
+                QVERIFY2(!caption.contains(QStringLiteral("⚠")), qPrintable(caption));
             } else {
                 QCOMPARE(QString::fromStdString(l.analysis.panel), QStringLiteral("fractal"));
                 QCOMPARE(p->analysisDock(), docks->fractalDock());
@@ -227,6 +241,18 @@ private slots:
                 QVERIFY(caption.contains(QStringLiteral("C0 = 32 B / 2 B = %1").arg(f.c0)));
                 QVERIFY(docks->fractalPanel()->footprintText().contains(
                     QStringLiteral("%1 elements").arg(f.footprint_elements)));
+                // The grid's title counts the highest offset used plus one: the caption names
+                // that number too, and says why it is not the storage.
+                const QRegularExpression titleRe(
+                    QStringLiteral("^Layout \\[40×40\\] → \\[(\\d+)\\]"));
+                QTRY_VERIFY2(titleRe.match(w.gridView()->model().title()).hasMatch(),
+                             qPrintable(w.gridView()->model().title()));
+                const auto title = titleRe.match(w.gridView()->model().title());
+                const int used = title.captured(1).toInt();
+                QVERIFY(used < int(f.footprint_elements));
+                QVERIFY2(caption.contains(QStringLiteral("says [%1]").arg(used)),
+                         qPrintable(caption));
+                QVERIFY(caption.contains(QStringLiteral("after offset %1").arg(used - 1)));
             }
             // PgDown: the next step.
             QTest::keyClick(w.gridView(), Qt::Key_PageDown);
@@ -240,6 +266,183 @@ private slots:
         p->setActive(false);
         // Steps are views: browsing them changes nothing in the project.
         QVERIFY(!doc->isDirty());
+    }
+
+    // Presenter mode is a whole teaching surface: the colourings' Ctrl+1..4 and zoom work with
+    // the menus hidden, a bar under the grid (not over it) offers the same as buttons, and its
+    // hint names only the keys that apply (no steps for a one-layout project).
+    void presenterBarAndShortcutsWork() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json")));
+        DocumentModel* doc = w.document();
+        QVERIFY(doc->count() > 1);
+        w.document()->setActive(0);
+        QTRY_COMPARE(w.gridView()->model().kind(), GridModel::Kind::Fragment);
+        Presenter* p = w.presenter();
+        PresenterBar* bar = p->bar();
+        QVERIFY(bar);
+        QVERIFY(!bar->isVisible());
+        p->setActive(true);
+        QCoreApplication::processEvents();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.gridView()->setFocus();
+        QVERIFY(bar->isVisible());
+        // Under the grid, not over it; the grid shows no hint of its own.
+        const QRect gridRect(w.gridView()->mapTo(&w, QPoint(0, 0)), w.gridView()->size());
+        const QRect barRect(bar->mapTo(&w, QPoint(0, 0)), bar->size());
+        QVERIFY2(!gridRect.intersects(barRect), qPrintable(QStringLiteral("grid %1,%2 %3x%4")
+                                                               .arg(gridRect.x())
+                                                               .arg(gridRect.y())
+                                                               .arg(gridRect.width())
+                                                               .arg(gridRect.height())));
+        QVERIFY(w.gridView()->hint().isEmpty());
+        QVERIFY2(bar->hintText().contains(QStringLiteral("PgDn / PgUp: step")),
+                 qPrintable(bar->hintText()));
+        QVERIFY(bar->hintText().contains(QStringLiteral("Ctrl+1–4: colour")));
+        QVERIFY(!bar->hintText().contains(QStringLiteral("instruction"))); // no bank panel shown
+        QCOMPARE(bar->stepText(), QStringLiteral("step 1 of %1").arg(doc->count()));
+        // Ctrl+2: warp, as outside presenter mode.
+        QCOMPARE(doc->activeLayout()->view.color, std::string("thread"));
+        QTest::keyClick(w.gridView(), Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(doc->activeLayout()->view.color, std::string("warp"));
+        // The bar's button: slot.
+        QVERIFY(bar->colourAction(2));
+        bar->colourAction(2)->trigger();
+        QCOMPARE(doc->activeLayout()->view.color, std::string("slot"));
+        QVERIFY(bar->colourAction(2)->isChecked());
+        // Zoom from the keyboard.
+        const double before = w.gridView()->scale();
+        QTest::keyClick(w.gridView(), Qt::Key_Plus, Qt::ControlModifier); // ZoomIn (Ctrl++)
+        QTRY_VERIFY(w.gridView()->scale() > before);
+        // PgDn moves the step and the bar says so.
+        QTest::keyClick(w.gridView(), Qt::Key_PageDown);
+        QCOMPARE(doc->active(), 1);
+        QCOMPARE(bar->stepText(), QStringLiteral("step 2 of %1").arg(doc->count()));
+        QTest::keyClick(w.gridView(), Qt::Key_Escape);
+        QVERIFY(!p->isActive());
+        QVERIFY(!bar->isVisible());
+        // Ctrl+2 belongs to the menu again, not to the window twice.
+        QVERIFY(!w.actions().contains(bar->colourAction(1)));
+        // One layout: no step keys named, no step buttons.
+        w.newDocument();
+        QCOMPARE(doc->count(), 1);
+        p->setActive(true);
+        QCoreApplication::processEvents();
+        QVERIFY2(!bar->hintText().contains(QStringLiteral("step")), qPrintable(bar->hintText()));
+        QVERIFY(!p->previousStepAction()->isVisible());
+        p->setActive(false);
+    }
+
+    // The access a user types in the Bank conflicts panel is the layout's: undoable, marks the
+    // project modified, saved in the file and applied again after reopening.
+    void typedAccessIsKeptWithTheLayout() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("access.tilescope.json"));
+        const QString access = QStringLiteral("lanes:lambda t: (t, 0)");
+        int wavefronts = -1; // what the panel showed for the typed access
+        {
+            MainWindow w;
+            w.setConfirmOnClose(false);
+            w.resize(1300, 850);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.newDocument();
+            DocumentModel* doc = w.document();
+            doc->setText(0, QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"));
+            BankDocks* docks = docksOf(w);
+            docks->bankDock()->show();
+            BankPanel* bank = docks->bankPanel();
+            QTRY_COMPARE(bank->sourceName(), QString::fromStdString(doc->layout(0).name));
+            QTRY_VERIFY(bank->autoAccess());
+            auto* edit = bank->findChild<QLineEdit*>(QStringLiteral("bankAccess"));
+            QVERIFY(edit);
+            edit->selectAll();
+            QTest::keyClicks(edit, access); // typed as a user types
+            QVERIFY(!bank->autoAccess());
+            QCOMPARE(QString::fromStdString(doc->layout(0).analysis.access), access);
+            QCOMPARE(doc->layout(0).analysis.panel, std::string("banks"));
+            QVERIFY(doc->isDirty());
+            // The whole typing is one undo step, and undo gives the fitted access back.
+            const int undoCount = doc->undoStack()->count();
+            doc->undoStack()->undo();
+            QVERIFY(doc->layout(0).analysis.empty());
+            QVERIFY(bank->autoAccess());
+            doc->undoStack()->redo();
+            QCOMPARE(QString::fromStdString(doc->layout(0).analysis.access), access);
+            QCOMPARE(doc->undoStack()->count(), undoCount);
+            QTRY_COMPARE(bank->accessText(), access);
+            QTRY_VERIFY(!bank->analysisPending());
+            wavefronts = bank->cost()->wavefronts;
+            QString error;
+            QVERIFY2(doc->save(path, &error), qPrintable(error));
+        }
+        // Reopened in a fresh window (after another project): the access is back.
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json")));
+        QVERIFY(w.openFile(path));
+        BankPanel* bank = docksOf(w)->bankPanel();
+        QVERIFY(docksOf(w)->bankDock()->isVisible());
+        QTRY_COMPARE(bank->accessText(), access);
+        QVERIFY(!bank->autoAccess());
+        QTRY_VERIFY(bank->cost());
+        QTRY_VERIFY(!bank->analysisPending());
+        // float16 (the panel's dtype, kept too): two elements a word, lanes in banks 0 and 16.
+        QCOMPARE(bank->dtype(), QStringLiteral("float16"));
+        QCOMPARE(bank->cost()->wavefronts, wavefronts);
+        QCOMPARE(wavefronts, 16);
+        QVERIFY(!w.document()->isDirty());
+    }
+
+    // In a lesson, an access the user types is not thrown away by moving between steps, the
+    // step as authored is not changed, and the caption says the panel shows another access.
+    void lessonKeepsTypedAccessAndSaysSo() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        DocumentModel* doc = w.document();
+        BankPanel* bank = docksOf(w)->bankPanel();
+        QTRY_COMPARE(bank->sourceName(), QString::fromStdString(doc->layout(0).name));
+        const QString typed = QStringLiteral("lanes:lambda t, k: (t, k)");
+        auto* edit = bank->findChild<QLineEdit*>(QStringLiteral("bankAccess"));
+        edit->selectAll();
+        QTest::keyClicks(edit, typed);
+        QTRY_VERIFY(!bank->analysisPending());
+        QCOMPARE(bank->cost()->wavefronts, 1024);
+        QString caption = w.gridView()->caption();
+        QVERIFY2(caption.contains(QStringLiteral("⚠")) && caption.contains(typed),
+                 qPrintable(caption));
+        QVERIFY(caption.contains(QStringLiteral("not this step's (lanes:lambda t: (t, 0))")));
+        w.presenter()->nextStep();
+        QTRY_COMPARE(bank->sourceName(), QString::fromStdString(doc->layout(1).name));
+        QCOMPARE(bank->accessText(), QString::fromStdString(doc->layout(1).analysis.access));
+        QVERIFY(!w.gridView()->caption().contains(QStringLiteral("⚠")));
+        w.presenter()->previousStep();
+        QTRY_COMPARE(bank->sourceName(), QString::fromStdString(doc->layout(0).name));
+        QCOMPARE(bank->accessText(), typed);
+        QTRY_VERIFY(!bank->analysisPending());
+        QCOMPARE(bank->cost()->wavefronts, 1024);
+        caption = w.gridView()->caption();
+        QVERIFY2(caption.contains(typed), qPrintable(caption));
+        // The lesson as authored is unchanged.
+        QCOMPARE(doc->layout(0).analysis.access, std::string("lanes:lambda t: (t, 0)"));
+        QVERIFY(!doc->isDirty());
+        // Typing the step's access back: the note goes.
+        edit->selectAll();
+        QTest::keyClicks(edit, QStringLiteral("lanes:lambda t: (t, 0)"));
+        QTRY_VERIFY(!bank->analysisPending());
+        QTRY_VERIFY(!w.gridView()->caption().contains(QStringLiteral("⚠")));
     }
 
     // Heat cells: tooltips with bank, word and lanes; labelled by bank; a legend entry for every
