@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import golden_file
+
 
 def fragment_table(owners, rows, cols):
     """owners: {(m, n): [(thread, register), ...]}. Threads of an element in increasing order."""
@@ -24,8 +26,9 @@ def fragment_table(owners, rows, cols):
 
 
 def dump_family(path, header, cases):
-    """One cell per line (diff-friendly, compact), as tools/gen_goldens.py writes its families."""
-    with open(path, "w") as f:
+    """One cell per line (diff-friendly, compact), as tools/gen_goldens.py writes its families,
+    gzipped where path ends in .gz."""
+    with golden_file.writing(path) as f:
         f.write("{\n")
         for k, v in header.items():
             f.write(f"  {json.dumps(k)}: {json.dumps(v)},\n")

@@ -14,6 +14,9 @@ Usage: tools/fuzz_dicts.py [OUT_DIR=fuzz/dict]; the result is committed (CI and 
 read it), so run this after changing a parser's tables and commit the difference."""
 import collections, glob, json, os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "fuzz", "dict")
 
@@ -57,8 +60,8 @@ def idents(texts, top=400, min_count=1):
 
 
 def goldens():
-    for g in sorted(glob.glob(f"{root}/tests/data/goldens/*.json")):
-        yield json.load(open(g))
+    for g in golden_file.golden_paths():
+        yield golden_file.load(g)
 
 
 def golden_specs(interop=None):

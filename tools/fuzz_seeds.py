@@ -9,6 +9,9 @@ the samples' H200 sweep, the tests and the docs, tests/data/malformed (every mal
 tests/data/fuzz-regressions (every past finding)."""
 import glob, json, os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build-fuzz", "seeds")
 seeds = {t: [] for t in ("expr", "mapping", "dump", "document", "banks", "notation", "kernel")}
@@ -21,8 +24,13 @@ def rd(p):
 for p in sorted(glob.glob(f"{root}/data/kernels*/*/kernel.cu")):
     seeds["kernel"].append(rd(p))
 
-for g in glob.glob(f"{root}/tests/data/goldens/*.json"):
-    d = json.load(open(g))
+# The projects below are titled with the family's file name as it was before the goldens were
+# gzipped (cute.json), so that the corpus is the same.
+golden_specs = {}
+for g in golden_file.golden_paths():
+    d = golden_file.load(g)
+    golden_specs[golden_file.family_of(g) + ".json"] = [c["spec"] for c in d.get("cases", [])
+                                                        if isinstance(c.get("spec"), str)]
     # CuTe and Triton text (and Gluon constructors) for the notation target.
     if d.get("generator") == "tools/gen_interop_goldens.py":
         for c in d.get("cases", []):
@@ -40,10 +48,6 @@ for g in glob.glob(f"{root}/tests/data/goldens/*.json"):
         for e in c.get("tilelang_forward_index") or []:
             if isinstance(e, str):
                 seeds["expr"].append(e.encode())
-golden_specs = {}
-for g in sorted(glob.glob(f"{root}/tests/data/goldens/*.json")):
-    golden_specs[os.path.basename(g)] = [c["spec"] for c in json.load(open(g)).get("cases", [])
-                                         if isinstance(c.get("spec"), str)]
 analyses = []
 for p in sorted(glob.glob(f"{root}/samples/*.json")):
     seeds["document"].append(rd(p))

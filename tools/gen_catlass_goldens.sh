@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Writes tests/data/goldens/catlass.json: the zN / nZ / zZ / L0C offsets of CATLASS's own layout
+# Writes tests/data/goldens/catlass.json.gz: the zN / nZ / zZ / L0C offsets of CATLASS's own layout
 # code (catlass/layout/matrix.hpp and tla/layout.hpp from the PyPI ascend-catlass-dsl wheel,
 # installed into .venv-ascend at generation time, never vendored), compiled for the host by
 # tools/catlass_goldens/catlass_offsets.cpp. tests/golden/test_goldens.cpp checks every cell
 # against Tilescope's make_zn/nz/zz/l0c_layout.
-#   bash tools/gen_catlass_goldens.sh [OUT.json]
+#   bash tools/gen_catlass_goldens.sh [OUT.json.gz]   (gzipped where OUT ends in .gz: tools/golden_file.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OUT=${1:-tests/data/goldens/catlass.json}
+OUT=${1:-tests/data/goldens/catlass.json.gz}
 bash tools/setup-ascend-venv.sh > /dev/null
 INC=$(ls -d .venv-ascend/lib/python3*/site-packages/catlass/include | head -n1)
 VER=$(.venv-ascend/bin/python -c "import importlib.metadata as m; print(m.version('ascend-catlass-dsl'))")
@@ -19,10 +19,12 @@ trap 'rm -rf "$TMP"' EXIT
 CXXV=$("${CXX:-g++}" --version | head -n1)
 python3 - "$TMP/cases.json" "$OUT" "$VER" "$CXXV" <<'PY'
 import json, sys
+sys.path.insert(0, "tools")
+import golden_file
 cases, out, ver, cxx = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 with open(cases) as f:
     cs = json.load(f)
-with open(out, "w") as f:
+with golden_file.writing(out) as f:
     f.write("{\n")
     for k, v in [("family", "catlass"), ("generator", "tools/gen_catlass_goldens.sh"),
                  ("command", "bash tools/gen_catlass_goldens.sh"),

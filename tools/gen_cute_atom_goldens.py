@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CuTe MMA_Atom prints and the lanes that hold each element, from CuTe C++ itself.
 
-    .venv/bin/python tools/gen_cute_atom_goldens.py [--out tests/data/goldens/cute_mma_atoms.json]
+    .venv/bin/python tools/gen_cute_atom_goldens.py [--out tests/data/goldens/cute_mma_atoms.json.gz]
                                                     [--cxx g++]
 
 Compiles a small C++ program on the host (no GPU, no nvcc: CuTe's layouts are host code) against
@@ -34,6 +34,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
 import gen_goldens as g  # noqa: E402
 
 ATOMS = [f"SM70_8x8x4_{t}_{m}" for t in ("F16F16F16F16", "F32F16F16F32")
@@ -173,7 +174,7 @@ def fragment_table(t):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="tests/data/goldens/cute_mma_atoms.json")
+    ap.add_argument("--out", default="tests/data/goldens/cute_mma_atoms.json.gz")
     ap.add_argument("--cxx", default="g++")
     args = ap.parse_args(argv)
     out, compiler = run_program(args.cxx)
@@ -196,7 +197,7 @@ def main(argv=None):
     header = {"tilelang_version": g.TL_VERSION,
               "command": f"python tools/gen_cute_atom_goldens.py --out {args.out}",
               "generator": "tools/gen_cute_atom_goldens.py", "compiler": compiler,
-              "family": os.path.splitext(os.path.basename(args.out))[0],
+              "family": golden_file.family_of(args.out),
               "cell_format": "tilescope-cli table (product.md); fragments: threads[r] for replica r, local slot",
               "errors": []}
     g.dump_family(args.out, header, cases)

@@ -2,7 +2,7 @@
 """CuTe C++ prints and their cells, from CuTe C++ itself compiled on the host with g++.
 
     python3 -m venv /tmp/venv-cute && /tmp/venv-cute/bin/pip install nvidia-cutlass nvidia-cuda-cccl
-    /tmp/venv-cute/bin/python tools/gen_cute_cxx_goldens.py [--out tests/data/goldens/cute_cxx.json]
+    /tmp/venv-cute/bin/python tools/gen_cute_cxx_goldens.py [--out tests/data/goldens/cute_cxx.json.gz]
                                                             [--cxx g++] [--seed 20261204]
 
 Compiles one program (no GPU, no nvcc: CuTe's layouts are host code) against the CuTe headers of
@@ -36,6 +36,7 @@ import tempfile
 from importlib import metadata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
 from cute_golden_io import dump_family, fragment_table  # noqa: E402
 
 PROGRAM = r"""
@@ -306,7 +307,7 @@ def table_of(item):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="tests/data/goldens/cute_cxx.json")
+    ap.add_argument("--out", default="tests/data/goldens/cute_cxx.json.gz")
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--seed", type=int, default=20261204)
     args = ap.parse_args(argv)
@@ -330,7 +331,7 @@ def main(argv=None):
     header = {"versions": {"nvidia-cutlass": version}, "compiler": compiler,
               "command": f"python tools/gen_cute_cxx_goldens.py --seed {args.seed}",
               "generator": "tools/gen_cute_cxx_goldens.py",
-              "family": os.path.splitext(os.path.basename(args.out))[0],
+              "family": golden_file.family_of(args.out),
               "cell_format": "tilescope-cli table (product.md); fragments: threads of an element in increasing "
                              "order, local slot = the register's index in the thread's partition",
               "unread": unread, "errors": []}

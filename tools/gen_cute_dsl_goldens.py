@@ -2,7 +2,7 @@
 """CuTe DSL prints (Python `cutlass.cute`) and their cells, from the CuTe DSL itself, on the CPU.
 
     python3 -m venv /tmp/venv-cute && /tmp/venv-cute/bin/pip install nvidia-cutlass-dsl
-    /tmp/venv-cute/bin/python tools/gen_cute_dsl_goldens.py [--out tests/data/goldens/cute_dsl.json]
+    /tmp/venv-cute/bin/python tools/gen_cute_dsl_goldens.py [--out tests/data/goldens/cute_dsl.json.gz]
                                                             [--seed 20261203] [--count 60]
 
 Everything runs inside one `@cute.jit` function traced on the CPU (no GPU: the layouts are static,
@@ -39,6 +39,7 @@ import cutlass.cute as cute
 from cutlass.cute.nvgpu import warp, warpgroup
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
 from cute_golden_io import dump_family, fragment_table  # noqa: E402
 
 DSL_VERSION = metadata.version("nvidia-cutlass-dsl")
@@ -362,7 +363,7 @@ def build(seed, count):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="tests/data/goldens/cute_dsl.json")
+    ap.add_argument("--out", default="tests/data/goldens/cute_dsl.json.gz")
     ap.add_argument("--seed", type=int, default=20261203)
     ap.add_argument("--count", type=int, default=60)
     args = ap.parse_args(argv)
@@ -370,7 +371,7 @@ def main(argv=None):
     header = {"versions": {"nvidia-cutlass-dsl": DSL_VERSION},
               "command": f"python tools/gen_cute_dsl_goldens.py --seed {args.seed} --count {args.count}",
               "generator": "tools/gen_cute_dsl_goldens.py", "python": platform.python_version(),
-              "family": os.path.splitext(os.path.basename(args.out))[0],
+              "family": golden_file.family_of(args.out),
               "cell_format": "tilescope-cli table (product.md); fragments: threads of an element in increasing "
                              "order, local slot = the register's index in the thread's partition",
               "unread": unread, "errors": []}

@@ -12,7 +12,7 @@ layout is not provided by the installed TileLang are built with ``T.Layout`` /
 Usage (from the repository root):
     .venv/bin/python tools/gen_goldens.py [--out tests/data/goldens] [--only FAMILY]
 
-Output: one JSON file per family, ``tests/data/goldens/<family>.json``:
+Output: one gzipped JSON file per family, ``tests/data/goldens/<family>.json.gz`` (tools/golden_file.py):
     {"tilelang_version": ..., "command": ..., "cases": [case, ...]}
 with case = {name, spec, python, source, repr, table, tilelang_output_shape,
              [tilelang_thread_extent], [citation], [note]}.
@@ -26,6 +26,8 @@ import json
 import os
 import sys
 import time
+
+import golden_file  # tools/golden_file.py, beside this script
 
 # TileLang ships a package named ``math``; never run with tilelang's dir on sys.path.
 import tilelang  # noqa: E402
@@ -571,7 +573,7 @@ def gemm_cases():
 ASC_CITE = {
     "zN": "reference §2.4; tilelang-ascend ascend_layout.py:33 make_zn_layout; catlass zN::MakeLayout",
     "nZ": "reference §2.4; tilelang-ascend ascend_layout.py:89 make_nz_layout; catlass nZ::MakeLayout",
-    "zZ": "reference §2.4; catlass tla MakeLayout<T, zZ> (checked cell by cell: tests/data/goldens/catlass.json)",
+    "zZ": "reference §2.4; catlass tla MakeLayout<T, zZ> (checked cell by cell: tests/data/goldens/catlass.json.gz)",
     "L0C": "reference §2.4; catlass zN::MakeLayoutInL0C (16x16 fractals for every dtype)",
 }
 
@@ -1142,9 +1144,9 @@ def _error_line(e):
 
 
 def dump_family(path, header, cases):
-    """Pretty header, one cell per line without indent (diff-friendly, compact: the tree must stay
-    under the device tool's 64 MiB)."""
-    with open(path, "w") as f:
+    """Pretty header, one cell per line without indent (diff-friendly once inflated, compact: the
+    tree must stay under the device tool's 64 MiB), gzipped where path ends in .gz."""
+    with golden_file.writing(path) as f:
         f.write("{\n")
         for k, v in header.items():
             f.write(f"  {json.dumps(k)}: {json.dumps(v)},\n")
@@ -1209,7 +1211,7 @@ def main(argv=None):
             "cell_format": "tilescope-cli table (product.md); fragments: threads[r] for replica r, local slot",
             "errors": skipped,
         }
-        path = os.path.join(args.out, f"{fam}.json")
+        path = golden_file.golden_path(args.out, fam)
         dump_family(path, header, cases)
         print(f"{path}: {len(cases)} cases, {len(skipped)} errors, {time.time() - t0:.1f}s, "
               f"{os.path.getsize(path) / 1e6:.2f} MB")

@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generate golden tables for CuTe and Triton layout text from the real libraries.
 
-- cute.json: every cell evaluated by pycute (CUTLASS's Python CuTe layout algebra, from the
+- cute.json.gz: every cell evaluated by pycute (CUTLASS's Python CuTe layout algebra, from the
   nvidia-cutlass wheel) or by TileLang 0.1.15's CuTe bridge (``tilelang.layout.cute``, for basis
   strides and for the text the bridge prints for TileLang layouts). Thread-value layouts are the
   SM80 MMA atoms' A/B/C layouts read from CUTLASS's own header (cute/atom/mma_traits_sm80.hpp in
   the wheel), evaluated by pycute at every (thread, value) and inverted here by brute force.
-- gluon.json: Triton's bases (``GluonOpBuilder.to_linear_layout``) for several hundred random
+- gluon.json.gz: Triton's bases (``GluonOpBuilder.to_linear_layout``) for several hundred random
   Gluon layout constructors (tools/gen_gluon_cases.py, seeded), with their text as Gluon users
   write it, and the constructors Triton refuses (its checks, verifiers or assertions).
-- triton.json: Triton's own conversions to linear layouts (``GluonOpBuilder.to_linear_layout``,
+- triton.json.gz: Triton's own conversions to linear layouts (``GluonOpBuilder.to_linear_layout``,
   CPU only) of blocked, MMA v2/v3, dot-operand and NVMMA shared layouts, printed as Gluon prints
   them, every cell evaluated by Triton's ``LinearLayout.apply``.
 
@@ -31,6 +31,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
 from gen_goldens import dump_family  # noqa: E402
 
 import pycute  # noqa: E402
@@ -474,7 +475,7 @@ def triton_cases():
 
 
 # ---------------------------------------------------------------------------------------------
-# Gluon constructors (gluon.json): Triton's bases for many random constructor instances, and
+# Gluon constructors (gluon.json.gz): Triton's bases for many random constructor instances, and
 # the constructors Triton refuses.
 # ---------------------------------------------------------------------------------------------
 
@@ -506,7 +507,7 @@ def gluon_family(path):
                   "for the shape; bases per input dim as Triton returns them",
         "seed": 2026,
     }
-    with open(path, "w") as f:
+    with golden_file.writing(path) as f:
         f.write("{\n")
         for k, v in header.items():
             f.write(f"  {json.dumps(k)}: {json.dumps(v)},\n")
@@ -530,7 +531,7 @@ def main(argv=None):
     ap.add_argument("--only", choices=["cute", "cute_random", "triton", "gluon"], help="one family")
     args = ap.parse_args(argv)
     if args.only in (None, "gluon"):
-        gluon_family(os.path.join(args.out, "gluon.json"))
+        gluon_family(golden_file.golden_path(args.out, "gluon"))
     for fam, fn, libs in [("cute", cute_cases, ["nvidia-cutlass", "tilelang"]),
                           ("cute_random", cute_random_cases, ["nvidia-cutlass"]),
                           ("triton", triton_cases, ["triton"])]:
@@ -546,7 +547,7 @@ def main(argv=None):
             "cell_format": "tilescope-cli table (product.md); fragments: threads of an element in increasing order, local slot",
             "errors": [],
         }
-        path = os.path.join(args.out, f"{fam}.json")
+        path = golden_file.golden_path(args.out, fam)
         dump_family(path, header, cases)
         print(f"{path}: {len(cases)} cases")
     return 0

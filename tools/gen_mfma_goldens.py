@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """MFMA operand base layouts as the released TileLang lowers them for gfx942.
 
-    .venv/bin/python tools/gen_mfma_goldens.py [--out tests/data/goldens/mfma_base.json]
+    .venv/bin/python tools/gen_mfma_goldens.py [--out tests/data/goldens/mfma_base.json.gz]
 
 `make_mfma_load_base_layout(dtype, matrix, k_dim, transposed)` is one wavefront's register
 operand tile of an MFMA. TileLang 0.1.15 has no function of that name (the plot_layout example
@@ -31,6 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
 import gen_goldens as g  # noqa: E402
 
 T = g.T
@@ -120,7 +121,7 @@ def spec_of(dtype, matrix, k, transposed):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="tests/data/goldens/mfma_base.json")
+    ap.add_argument("--out", default="tests/data/goldens/mfma_base.json.gz")
     args = ap.parse_args(argv)
     t0 = time.time()
     cases, errors = [], []
@@ -190,7 +191,7 @@ def main(argv=None):
     header = {"tilelang_version": g.TL_VERSION,
               "command": f"python tools/gen_mfma_goldens.py --out {args.out}",
               "generator": "tools/gen_mfma_goldens.py", "python": sys.version.split()[0],
-              "family": os.path.splitext(os.path.basename(args.out))[0],
+              "family": golden_file.family_of(args.out),
               "cell_format": "tilescope-cli table (product.md); fragments: threads[r] for replica r, local slot",
               "k_dim_unreachable_with_k_pack_1_or_2": unreachable,
               "errors": errors}

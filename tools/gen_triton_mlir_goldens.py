@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""TTGIR text goldens (tests/data/goldens/triton_mlir.json): the types and attributes Triton 3.9
+"""TTGIR text goldens (tests/data/goldens/triton_mlir.json.gz): the types and attributes Triton 3.9
 prints, read back by Triton itself, with every cell from Triton's LinearLayout.apply.
 
     /work/main/.venv/bin/python tools/gen_triton_mlir_goldens.py   # about 40 s
@@ -36,6 +36,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_gluon_cases as G  # noqa: E402
+import golden_file  # noqa: E402
 
 MAX_ELEMENTS = 1024
 ELEMENT_TYPES = ["f16", "bf16", "f32", "i8", "ptr_f16"]
@@ -617,9 +618,7 @@ def main():
                    "compiled_kernel_types": stats.get("compiled", 0),
                    "compiled_kernel_types_over_4096_elements_not_stored": compiled_skipped},
     }
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "goldens",
-                        "triton_mlir.json")
-    with open(path, "w") as f:
+    with golden_file.writing(golden_file.golden_path(golden_file.GOLDEN_DIR, "triton_mlir")) as f:
         f.write("{\n")
         for k, v in header.items():
             f.write(f"  {json.dumps(k)}: {json.dumps(v)},\n")

@@ -2,7 +2,7 @@
 """Held-out check of index inference against the real TileLang: random thread-only fragments.
 
     .venv/bin/python tools/infer_check.py [--seed S] [--count N] [--cli build/app/cli/tilescope-cli]
-                                          [--save FILE.json]
+                                          [--save FILE.json.gz]
 
 Draws fragments given only ``forward_thread_fn`` from a grammar deliberately wider than
 gen_goldens.py's ``infer`` family (nesting, constants, bitwise and min/max inside ``//`` and ``%``,
@@ -10,7 +10,7 @@ gen_goldens.py's ``infer`` family (nesting, constants, bitwise and min/max insid
 TileLang's own ``map_forward_thread`` / ``map_forward_index``, and compares Tilescope's
 ``tilescope-cli table`` cell by cell. The only acceptable outcomes per case are "same cells" and
 "both refuse"; everything else is printed. ``--save`` writes the cases in the golden format
-(tests/data/goldens/infer_heldout_*.json are made this way).
+(tests/data/goldens/infer_heldout*.json.gz are made this way).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
 import gen_goldens as g  # noqa: E402
 
 
@@ -162,7 +163,7 @@ def main(argv=None):
                   "command": f"python tools/infer_check.py --grammar {args.grammar} --seed {args.seed} "
                              f"--count {args.count} --save {args.save}",
                   "generator": "tools/infer_check.py", "python": sys.version.split()[0],
-                  "family": os.path.splitext(os.path.basename(args.save))[0],
+                  "family": golden_file.family_of(args.save),
                   "cell_format": "tilescope-cli table (product.md); fragments: threads[r] for replica r, local slot",
                   "errors": errors,
                   # drawn, but neither matched nor refused by name: left out of the cases,

@@ -2,7 +2,7 @@
 """Index inference after TVM's simplifications, swept against the real TileLang.
 
     .venv/bin/python tools/infer_sweep.py [--grammar tvm|wide|infer] [--seed S] [--count N]
-                                          [--cli build/app/cli/tilescope-cli] [--save FILE.json]
+                                          [--cli build/app/cli/tilescope-cli] [--save FILE.json.gz]
                                           [--verify K] [--show N]
 
 Draws fragments given only ``forward_thread_fn`` and compares the cells of ``tilescope-cli table``
@@ -41,6 +41,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_file  # noqa: E402
 import gen_goldens as g  # noqa: E402
 import infer_check  # noqa: E402
 
@@ -441,7 +442,7 @@ def main(argv=None):
                   "command": f"python tools/infer_sweep.py --grammar {args.grammar} --seed {args.seed} "
                              f"--count {args.count} --save {args.save}",
                   "generator": "tools/infer_sweep.py", "python": sys.version.split()[0],
-                  "family": os.path.splitext(os.path.basename(args.save))[0],
+                  "family": golden_file.family_of(args.save),
                   "cell_format": "tilescope-cli table (product.md); fragments: threads[r] for replica r, local slot",
                   "stats": stats, "errors": errors, "not_reproduced": not_reproduced,
                   # thread maps with negative threads or threads beyond Tilescope's limits, which

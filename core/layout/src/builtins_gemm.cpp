@@ -601,7 +601,7 @@ Fragment mfmaLoad(const BuiltinArgs& a) {
 // on 64 lanes with k / 4 registers each (shared_16xK_to_local_64x(K/4)_layout_A), where k is the
 // type's micro K times the ROCm T.gemm's k_pack (1 or 2). The plot_layout example's function of
 // the same name drew the k_dim formula over a tile of the micro K alone (16 x 16 on 32 lanes for
-// float16 with k_dim 32), which no TileLang kernel lowers; tests/data/goldens/mfma_base.json has
+// float16 with k_dim 32), which no TileLang kernel lowers; tests/data/goldens/mfma_base.json.gz has
 // every reachable k captured from kernels lowered by tilelang 0.1.15.
 Fragment mfmaLoadBase(const std::string& dtype, bool isA, std::int64_t kDim, bool transposed) {
     const std::int64_t microK = mfmaK(dtype);

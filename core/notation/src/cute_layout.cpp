@@ -324,7 +324,7 @@ Swizzle elementSwizzle(const Composed& c) {
     // Sub-byte elements (4-bit: two to a byte): CuTe C++ 4.2 addresses a tensor on such a
     // shared-memory pointer with the swizzle applied to the element offset itself, not to the
     // byte address (g++: Layout_K_SW128_Atom<uint4_t> puts element 128, byte 64, at 144, which
-    // is Sw<3,4,3>(128); all 24 uint4_t atoms and tilings in cute_cxx.json agree). Read as CuTe
+    // is Sw<3,4,3>(128); all 24 uint4_t atoms and tilings in cute_cxx.json.gz agree). Read as CuTe
     // computes it.
     if (bits == 4) return s;
     if (bits < 8)

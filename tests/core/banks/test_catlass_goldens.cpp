@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CATLASS golden family (tests/data/goldens/catlass.json, compared cell by cell with
+// The CATLASS golden family (tests/data/goldens/catlass.json.gz, compared cell by cell with
 // Tilescope by tests/golden) really is CATLASS's output: where the ascend-catlass-dsl wheel is in
 // .venv-ascend, its headers are compiled with the generator's host program and every committed
 // case must be reproduced exactly.
 #include <gtest/gtest.h>
 
 #ifdef TILESCOPE_CATLASS_INCLUDE
+#include "golden_files.h"
 #include "tilescope/device/subprocess.h"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -28,8 +28,7 @@ TEST(CatlassGoldens, RegeneratedFromTheHeadersMatchTheCommittedFile) {
     auto run = ts::runProcess({dir + "/catlass_offsets"}, {}, 120);
     ASSERT_EQ(run.exit_code, 0) << run.err; // it also stops when two CATLASS codes disagree
     const nlohmann::json fresh = nlohmann::json::parse(run.out);
-    std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/goldens/catlass.json");
-    const nlohmann::json committed = nlohmann::json::parse(in);
+    const nlohmann::json committed = tstest::readGolden("catlass");
     ASSERT_EQ(fresh.size(), committed.at("cases").size());
     std::size_t cells = 0;
     for (std::size_t k = 0; k < fresh.size(); ++k) {

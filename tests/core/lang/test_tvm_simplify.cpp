@@ -4,12 +4,11 @@
 // golden files record that printed form for every fragment TileLang built from a thread map, so
 // each one is checked node for node here; the unit cases pin the rewrites the fidelity review
 // named, with TileLang's printed form (tilelang 0.1.15) in the comment.
+#include "golden_files.h"
 #include "tilescope/lang/tvm_simplify.h"
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
-#include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -54,11 +53,8 @@ TEST(TvmSimplify, RewritesTheFidelityReviewNamed) {
 TEST(TvmSimplify, GoldenThreadMapsTakeTileLangsPrintedForm) {
     std::size_t checked = 0, same = 0;
     std::vector<std::string> differ;
-    const auto dir = std::filesystem::path(TILESCOPE_SOURCE_DIR) / "tests/data/goldens";
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        if (entry.path().extension() != ".json") continue;
-        std::ifstream in(entry.path());
-        const json d = json::parse(in);
+    for (const auto& file : tstest::goldenFiles()) {
+        const json d = tstest::readGoldenFile(file);
         for (const json& c : d.at("cases")) {
             const std::string spec = c.at("spec");
             if (!c.contains("tilelang_forward_thread") ||

@@ -183,7 +183,7 @@ namespace {
 // make_mfma_load_base_layout is the operand base T.gemm lowers on gfx942 (the MFMA emitter's
 // base fragment): 16 x k_dim on 64 lanes, k_dim = the type's micro K times k_pack (1 or 2).
 // The plot_layout example's formula (16 x 16 on 32 lanes for float16 with k_dim 32) is not what
-// any TileLang kernel lowers; tests/data/goldens/mfma_base.json checks every reachable k_dim.
+// any TileLang kernel lowers; tests/data/goldens/mfma_base.json.gz checks every reachable k_dim.
 TEST(BuiltinParams, MfmaOperandBaseIsWhatTGemmLowersOnGfx942) {
     auto f16k32 = frag(R"(make_mfma_load_base_layout(dtype="float16", matrix="A", k_dim=32))");
     EXPECT_EQ(f16k32.inputShape, (ts::Shape{16, 32}));

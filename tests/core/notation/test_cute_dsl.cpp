@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // CuTe DSL prints, CuTe C++'s GMMA shared-memory layouts, nested basis strides, strides past
 // 2^31, and the CuTe prints Tilescope does not read (each refused by name, never "unexpected").
+#include "golden_files.h"
 #include "tilescope/layout/table_json.h"
 #include "tilescope/notation/interop.h"
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
-#include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -226,13 +225,9 @@ TEST(CuteUnread, EveryOtherCutePrintIsNamed) {
 // Every print in the generated families that Tilescope does not read is refused with the words
 // the generator recorded (tools/gen_cute_dsl_goldens.py, tools/gen_cute_cxx_goldens.py).
 TEST(CuteDslGoldens, EveryUnreadPrintIsRefusedByName) {
-    const std::filesystem::path dir =
-        std::filesystem::path(TILESCOPE_SOURCE_DIR) / "tests/data/goldens";
     std::size_t checked = 0;
-    for (const char* file : {"cute_dsl.json", "cute_cxx.json"}) {
-        if (!std::filesystem::exists(dir / file)) continue;
-        std::ifstream in(dir / file);
-        const json d = json::parse(in);
+    for (const char* family : {"cute_dsl", "cute_cxx"}) {
+        const json d = tstest::readGolden(family);
         for (const json& u : d.at("unread")) {
             ++checked;
             SCOPED_TRACE(u.at("name").get<std::string>());

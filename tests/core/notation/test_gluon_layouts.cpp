@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Gluon layout constructors (BlockedLayout(...), NVMMADistributedLayout(...), ...) converted to
 // linear layouts as Triton converts them: Triton 3.9's own bases for every random constructor in
-// tests/data/goldens/gluon.json, its refusals refused, and errors that say where.
+// tests/data/goldens/gluon.json.gz, its refusals refused, and errors that say where.
 #include "cli_run.h"
+#include "golden_files.h"
 #include "tilescope/layout/table_json.h"
 #include "tilescope/notation/interop.h"
 #include "tilescope/notation/linear_layout.h"
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -18,8 +18,7 @@ namespace {
 using nlohmann::json;
 
 json gluonGoldens() {
-    std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/goldens/gluon.json");
-    return json::parse(in);
+    return tstest::readGolden("gluon");
 }
 
 const ts::linear::InDim* inDim(const ts::linear::LinearLayout& l, const std::string& name) {
@@ -125,7 +124,7 @@ TEST(GluonLayouts, EveryFormOfTheShapeReadsTheSame) {
           std::string("to_linear_layout(BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0]), (32, 32))"),
           "# a comment\n" + b + ",\n    [32, 32]  # the tile"})
         EXPECT_EQ(ts::tableJson(ts::parseMapping(s)).dump(), want) << s;
-    // Triton's own answer for this layout (tests/data/goldens/triton.json's first case).
+    // Triton's own answer for this layout (tests/data/goldens/triton.json.gz's first case).
     EXPECT_EQ(ts::linear::print(ts::linear::parse(b + ", [32, 32]")),
               "DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [16, 0]], lane_bases=[[0, 4], "
               "[0, 8], [0, 16], [1, 0], [2, 0]], warp_bases=[[4, 0], [8, 0]], block_bases=[], "

@@ -389,7 +389,7 @@ TEST(CuTeMmaAtom, TiledMmaPrintIsTheWholeTile) {
     std::set<std::int64_t> lanes(t.threads.begin(), t.threads.end());
     EXPECT_EQ(lanes.size(), 32u);
     EXPECT_EQ(t.threadExtent, 32);
-    // A tile twice the atoms' repeats them (cute_cxx.json checks its cells against CuTe).
+    // A tile twice the atoms' repeats them (cute_cxx.json.gz checks its cells against CuTe).
     std::string wide = tiled;
     wide.replace(wide.find("(_,_,_)"), 7, "(_32,_32,_4)");
     EXPECT_EQ(std::get<ts::Fragment>(ts::parseMapping(wide)).inputShape(), (ts::Shape{32, 32}));

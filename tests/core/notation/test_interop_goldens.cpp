@@ -3,14 +3,13 @@
 // tests/data/goldens) converted to each notation Tilescope writes, and read back: where a
 // conversion is given it must give the same cells, and where it is refused the refusal must say
 // why. This is the round trip on layouts no one picked by hand.
+#include "golden_files.h"
 #include "tilescope/layout/table_json.h"
 #include "tilescope/notation/interop.h"
 #include "tilescope/notation/mapping.h"
 #include "tilescope/support/errors.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -38,16 +37,12 @@ std::string viaTileLang(const ts::Mapping& m) {
 
 TEST(InteropGoldens, EveryGoldenRoundTripsOrIsRefusedWithAReason) {
     const Target targets[] = {{"cute", viaCuTe}, {"linear", viaLinear}, {"tilelang", viaTileLang}};
-    const std::filesystem::path dir =
-        std::filesystem::path(TILESCOPE_SOURCE_DIR) / "tests/data/goldens";
     // family -> target -> {converted, refused}
     std::map<std::string, std::map<std::string, std::pair<int, int>>> tally;
     std::size_t cases = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        if (entry.path().extension() != ".json") continue;
-        std::ifstream in(entry.path());
-        const json d = json::parse(in);
-        const std::string family = entry.path().stem().string();
+    for (const auto& file : tstest::goldenFiles()) {
+        const json d = tstest::readGoldenFile(file);
+        const std::string family = tstest::goldenFamily(file);
         for (const json& c : d.at("cases")) {
             if (c.contains("tilescope_refused")) continue; // not read here at all
             const std::string spec = c.at("spec");

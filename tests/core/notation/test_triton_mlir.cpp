@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // TTGIR text as Triton 3.9 prints it (tensor and memdesc types, layout attributes, alias
 // definitions), to_linear_layout of linear layouts, register broadcast, and the messages for
-// what Tilescope does not read. Every golden of tests/data/goldens/triton_mlir.json is checked
+// what Tilescope does not read. Every golden of tests/data/goldens/triton_mlir.json.gz is checked
 // cell by cell by golden_tests; these pin the forms and the words of the refusals.
 #include "tilescope/layout/table_json.h"
 #include "tilescope/notation/interop.h"
