@@ -1,67 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow's evaluation of the active layout: the request when it or its text changes, and
 // the result handed to the grid, the details pane and the status bar as one state.
-#include "common/install_paths.h"
-#include "window/compare_dialog.h"
 #include "window/mainwindow.h"
 
-#include "banks/bank_docks.h"
-#include "common/feature_bus.h"
-#include "kernel/kernel_dock.h"
-#include "run/measurement_import.h"
-
-#include "common/dock_sizing.h"
 #include "common/result_state.h"
-#include "common/wording.h"
 #include "document/documentmodel.h"
 #include "document/layoutlistmodel.h"
-#include "document/recent_files.h"
-#include "document/recovery.h"
-#include "editor/language_reference.h"
 #include "editor/mappingeditor.h"
-#include "grid/export_dialog.h"
-#include "grid/export_job.h"
 #include "grid/gridview.h"
-#include "kernel/kernel_panel.h"
-#include "run/run_panel.h"
-#include "trace/sample_logs.h"
-#include "trace/trace_viewer.h"
 #include "window/detailspane.h"
-#include "window/presenter.h"
-#include "window/window_panels.h"
 
-#include "tilescope/layout/builtins.h"
-#include "tilescope/notation/mapping.h"
-
-#include <QAction>
-#include <QActionGroup>
-#include <QApplication>
-#include <QClipboard>
-#include <QCloseEvent>
-#include <QDir>
-#include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QInputDialog>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QListView>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
 #include <QProgressBar>
-#include <QProgressDialog>
-#include <QPushButton>
-#include <QScreen>
-#include <QSettings>
-#include <QStandardPaths>
-#include <QStatusBar>
-#include <QStyle>
-#include <QTimer>
-#include <QToolBar>
-#include <QToolButton>
+
 namespace tsw {
 
 void MainWindow::onActiveChanged() {
