@@ -6,11 +6,13 @@
 #include "test_gui_common.h"
 
 #include "banks/bank_docks.h"
+#include "banks/bank_overlays.h"
 #include "banks/bank_panel.h"
 #include "banks/fractal_panel.h"
 #include "banks/raster_panel.h"
 #include "banks/swizzle_panel.h"
 #include "document/documentmodel.h"
+#include "grid/grid_layout.h"
 #include "grid/gridview.h"
 #include "window/mainwindow.h"
 #include "window/presenter.h"
@@ -443,6 +445,47 @@ private slots:
         QTest::keyClicks(edit, QStringLiteral("lanes:lambda t: (t, 0)"));
         QTRY_VERIFY(!bank->analysisPending());
         QTRY_VERIFY(!w.gridView()->caption().contains(QStringLiteral("⚠")));
+    }
+
+    // Projected, no cell label is under 14 px (it is left out instead), on the grid and the bank
+    // heat map alike; a lane tag and its cell's bank number sit in separate halves of the cell.
+    void presenterLabelsAreLegibleAndApart() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        BankPanel* bank = docksOf(w)->bankPanel();
+        const double normal = w.gridView()->renderer().style().minLabelPx;
+        QVERIFY(normal < 14);
+        w.presenter()->setActive(true);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.gridView()->renderer().style().minLabelPx, 14.0);
+        QCOMPARE(bank->grid()->renderer().style().minLabelPx, 14.0);
+        // The legend says nothing about labels that are not drawn.
+        double f[2];
+        bool compact = false;
+        layout::labelFonts(w.gridView()->model(), w.gridView()->renderer().style().cell,
+                           w.gridView()->scale(), f, &compact);
+        bool labelLine = false;
+        for (const LegendEntry& e : w.gridView()->renderer().legendEntries())
+            labelLine = labelLine || e.aboutLabels;
+        if (f[0] < 14) QVERIFY(!labelLine);
+        w.presenter()->setActive(false);
+        QCOMPARE(w.gridView()->renderer().style().minLabelPx, normal);
+        QCOMPARE(bank->grid()->renderer().style().minLabelPx, normal);
+        // Tagged cells from 14 to 120 px: label and tag apart, inside the cell, fonts that fit.
+        for (double px = 14; px <= 120; px += 1.5) {
+            const QRectF cell(10, 20, px, px);
+            for (int chars : {1, 2}) {
+                const auto m = CellMarksOverlay::layoutMarkedCell(cell, chars, 2);
+                QVERIFY(!m.label.intersects(m.tag));
+                QVERIFY(cell.contains(m.label) && cell.contains(m.tag));
+                QVERIFY(m.labelPx <= m.label.height() && m.tagPx <= m.tag.height());
+                QVERIFY(m.labelPx * 0.62 * chars <= m.label.width());
+            }
+        }
     }
 
     // Heat cells: tooltips with bank, word and lanes; labelled by bank; a legend entry for every

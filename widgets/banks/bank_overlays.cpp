@@ -129,21 +129,52 @@ void CellMarksOverlay::paint(QPainter& p, const GridRenderer& r, const QRect& ce
         if (!cells.contains(col, row)) continue;
         p.drawRect(r.deviceCellRect(row, col).adjusted(pw / 2, pw / 2, -pw / 2, -pw / 2));
     }
+    const double minPx = r.style().minLabelPx;
     for (const Mark& m : marks_) {
         if (!cells.contains(m.col, m.row)) continue;
         const QRectF rc = r.deviceCellRect(m.row, m.col);
         if (rc.width() < 14) continue;
+        const QString label = r.model().label(m.row, m.col, 0);
+        const MarkedCell mc = layoutMarkedCell(rc, int(label.size()), int(m.text.size()));
+        // The renderer's centred label would sit under the tag: the cell is cleared inside its
+        // frame and both are drawn in their own halves.
+        const QColor fill(r.effectiveColor(m.row, m.col));
+        p.fillRect(rc.adjusted(pw, pw, -pw, -pw), fill);
         QFont f = p.font();
-        f.setPixelSize(std::max(7, int(rc.height() * 0.30)));
-        f.setBold(true);
-        p.setFont(f);
-        const QRectF tag(rc.left() + 1, rc.top() + 1, rc.width() * 0.62, rc.height() * 0.36);
-        p.fillRect(tag, QColor(0, 90, 200, 210));
-        p.setPen(Qt::white);
-        p.drawText(tag, Qt::AlignCenter, m.text);
+        f.setBold(false);
+        if (mc.labelPx >= minPx && !label.isEmpty()) {
+            f.setPixelSize(std::max(1, int(mc.labelPx)));
+            p.setFont(f);
+            p.setPen(qGray(fill.rgb()) < 140 ? QColor(Qt::white) : QColor(0x1d, 0x21, 0x27));
+            p.drawText(mc.label, Qt::AlignCenter, label);
+        }
+        if (mc.tagPx >= minPx) {
+            f.setBold(true);
+            f.setPixelSize(std::max(1, int(mc.tagPx)));
+            p.setFont(f);
+            p.fillRect(mc.tag, QColor(0, 90, 200, 220));
+            p.setPen(Qt::white);
+            p.drawText(mc.tag, Qt::AlignCenter, m.text);
+        }
         p.setPen(QPen(frame_, pw));
     }
     p.restore();
+}
+
+CellMarksOverlay::MarkedCell CellMarksOverlay::layoutMarkedCell(const QRectF& cell, int labelChars,
+                                                                int tagChars) {
+    MarkedCell m;
+    const double w = cell.width(), h = cell.height();
+    // Upper and lower halves, a pixel apart; fonts fit their half's height and the text's width
+    // (0.6 em per digit).
+    m.label = QRectF(cell.left() + 1, cell.top() + 1, w - 2, h * 0.5 - 1.5);
+    m.tag = QRectF(cell.left() + 1, cell.top() + h * 0.5 + 0.5, w - 2, h * 0.5 - 1.5);
+    auto fit = [](const QRectF& r, int chars) {
+        return std::min(r.height() * 0.85, r.width() * 0.94 / (std::max(1, chars) * 0.62));
+    };
+    m.labelPx = fit(m.label, labelChars);
+    m.tagPx = fit(m.tag, tagChars);
+    return m;
 }
 
 GridModel tableGrid(const ts::Shape& input, std::size_t outRank, std::vector<std::int64_t> out,

@@ -71,13 +71,22 @@ private:
     double width_;
 };
 
-// A frame around selected cells (the current instruction) with small lane labels.
+// A frame around selected cells (the current instruction) with lane tags. A tagged cell is
+// laid out again: its own label (the bank) in the upper half, the lane tag in the lower half,
+// so the two never overlap; each is drawn only at the renderer's smallest legible size
+// (Style::minLabelPx, 14 px in presenter mode) or not at all.
 class CellMarksOverlay : public GridOverlay {
 public:
     struct Mark {
         int row, col;
         QString text;
     };
+    struct MarkedCell {
+        QRectF label, tag;  // where the cell's label and the lane tag go
+        double labelPx = 0; // their fonts (pixels) for texts of the given lengths
+        double tagPx = 0;
+    };
+    static MarkedCell layoutMarkedCell(const QRectF& cell, int labelChars, int tagChars);
     static inline const QColor kFrame = QColor(0, 90, 200);
     CellMarksOverlay(std::vector<Mark> marks, std::vector<std::pair<int, int>> framed,
                      QColor frame = kFrame);

@@ -195,6 +195,9 @@ void GridView::setPresentation(double fontScale, bool highContrast) {
     contrast_ = highContrast;
     GridRenderer::Style s = renderer_.style();
     s.legendFontPx = 11 * fontScale_;
+    // Projected, a label under 14 px cannot be read from the back of a room: it is left out
+    // (the colours and the tooltip stay) rather than drawn as noise.
+    s.minLabelPx = highContrast ? kPresentationMinLabelPx : GridRenderer::Style().minLabelPx;
     renderer_.setStyle(s);
     refit();
     update();

@@ -25,6 +25,9 @@ class QTimer;
 
 namespace tsw {
 
+// The smallest cell label drawn in presenter mode (setPresentation with high contrast), pixels.
+inline constexpr double kPresentationMinLabelPx = 14.0;
+
 class GridView : public QWidget {
     Q_OBJECT
 public:
