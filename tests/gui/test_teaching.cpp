@@ -488,6 +488,25 @@ private slots:
         }
     }
 
+    // The fractal panel docked beside the grid in presenter mode (42% of a 1920-pixel screen,
+    // the presenter's 1.45x font) fits its width: nothing cut, no horizontal scroll bar.
+    void fractalPanelFitsBesideTheGrid() {
+        FractalPanel f;
+        QFont font = f.font();
+        font.setPointSizeF(font.pointSizeF() * 1.45);
+        f.setFont(font);
+        f.setTile(40, 40, QStringLiteral("float16"), QStringLiteral("zN"));
+        // The dock's frame and the scroll area's bar take some of the 42%.
+        const int docked = int(1920 * 0.42) - 40;
+        f.resize(docked, 1000); // docked tall: the two grids one above the other
+        f.show();
+        QCoreApplication::processEvents();
+        QVERIFY2(f.minimumSizeHint().width() <= docked,
+                 qPrintable(QStringLiteral("%1 px needed, %2 px docked")
+                                .arg(f.minimumSizeHint().width())
+                                .arg(docked)));
+    }
+
     // Heat cells: tooltips with bank, word and lanes; labelled by bank; a legend entry for every
     // colour drawn, the current instruction's frame included.
     void heatCellsExplainThemselves() {

@@ -41,11 +41,15 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
         kind_->addItem(QString::fromStdString(ts::fractalKindLabel(k)));
     kind_->setToolTip(QStringLiteral("CATLASS name, then in brackets the tilelang-ascend name "
                                      "(uppercase, the fractal-grid order first: NZ = zN)"));
+    // Two rows: in one, the controls need more width than the panel has docked beside the grid
+    // in presenter mode (its large font cut "float16" and the copy button, with a scroll bar).
     auto* top = new QHBoxLayout;
+    auto* second = new QHBoxLayout;
     for (auto [label, w] : std::initializer_list<std::pair<const char*, QWidget*>>{
              {"rows", rows_}, {"cols", cols_}, {"dtype", dtype_}, {"arrangement", kind_}}) {
-        top->addWidget(new QLabel(QString::fromLatin1(label), this));
-        top->addWidget(w);
+        QHBoxLayout* row = w == kind_ ? second : top;
+        row->addWidget(new QLabel(QString::fromLatin1(label), this));
+        row->addWidget(w);
     }
     auto* copy = new QPushButton(QStringLiteral("Copy as tilelang-ascend"), this);
     copy->setObjectName(QStringLiteral("fractalCopyAscend"));
@@ -54,7 +58,8 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
         if (!code.isEmpty()) QApplication::clipboard()->setText(code);
     });
     top->addStretch(1);
-    top->addWidget(copy);
+    second->addWidget(copy);
+    second->addStretch(1);
     info_ = new QLabel(this);
     info_->setObjectName(QStringLiteral("fractalInfo"));
     info_->setWordWrap(true);
@@ -80,6 +85,7 @@ FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
     marker->setObjectName(QStringLiteral("fractalMarker"));
     marker->setWordWrap(true);
     v->addLayout(top);
+    v->addLayout(second);
     v->addWidget(marker);
     v->addWidget(info_);
     v->addWidget(gridBox, 1000);

@@ -163,11 +163,17 @@ NzSpliceView::NzSpliceView(QWidget* parent) : QWidget(parent) {
         "copy_gm_to_l1 zero-fills rows x cols elements from its destination before a partial "
         "copy. Since tilelang-ascend PR #1243 only the copy at destination offset 0 does; "
         "before it every partial copy did, wiping the copies already made."));
+    // The field on one row, the two choices under it, each free to elide its long text: in one
+    // row they needed about 1000 px, more than the panel has docked beside the grid.
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(QStringLiteral("copies"), this));
     top->addWidget(copies_, 1);
-    top->addWidget(stride_);
-    top->addWidget(clear_);
+    auto* choices = new QHBoxLayout;
+    for (QComboBox* c : {stride_, clear_}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(18);
+        choices->addWidget(c, 1);
+    }
     info_ = new QLabel(this);
     info_->setObjectName(QStringLiteral("nzSpliceInfo"));
     info_->setWordWrap(true);
@@ -192,6 +198,7 @@ NzSpliceView::NzSpliceView(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
     v->addLayout(top);
+    v->addLayout(choices);
     v->addWidget(info_);
     v->addWidget(grids_, 1);
     connect(copies_, &QLineEdit::textChanged, this, [this] { refresh(); });
