@@ -270,6 +270,40 @@ private slots:
         QVERIFY(!doc->isDirty());
     }
 
+    // Leaving presenter mode after the lesson moved from a bank step to the fractal step (a
+    // second analysis dock moved beside the grid) restores the window exactly: its toolbars and
+    // panels come back.
+    void leavingAfterAnotherAnalysisRestoresTheWindow() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QCoreApplication::processEvents();
+        const QStringList before = visibleDocks(w);
+        QStringList toolbars;
+        for (QToolBar* t : w.findChildren<QToolBar*>())
+            if (t->isVisible()) toolbars << t->objectName();
+        QVERIFY(!toolbars.isEmpty());
+        Presenter* p = w.presenter();
+        p->setActive(true);
+        QCoreApplication::processEvents();
+        for (int i = 0; i < 5; ++i)
+            p->nextStep();
+        QCoreApplication::processEvents();
+        QCOMPARE(p->analysisDock(), docksOf(w)->fractalDock());
+        QCOMPARE(visibleDocks(w), QStringList{QStringLiteral("fractalDock")});
+        QVERIFY(p->bar()->isVisible());
+        p->setActive(false);
+        QCoreApplication::processEvents();
+        QCOMPARE(visibleDocks(w), before);
+        QStringList after;
+        for (QToolBar* t : w.findChildren<QToolBar*>())
+            if (t->isVisible()) after << t->objectName();
+        QCOMPARE(after, toolbars);
+    }
+
     // Presenter mode is a whole teaching surface: the colourings' Ctrl+1..4 and zoom work with
     // the menus hidden, a bar under the grid (not over it) offers the same as buttons, and its
     // hint names only the keys that apply (no steps for a one-layout project).

@@ -172,8 +172,15 @@ void Presenter::applyLessonStep() {
     }
     if (!dock) return;
     if (active_ && shownDock_ && shownDock_ != dock) {
-        // Presenter mode shows one analysis: the step's replaces the previous one.
-        shownDock_->hide();
+        // Presenter mode shows one analysis: the step's replaces the previous one. It is moved
+        // from the window as it was before presenting, as on entering: a second dock moved
+        // after the first left a layout from which leaving could not restore the window
+        // (restoreState refused it: toolbars and panels stayed hidden).
+        w_->restoreState(savedState_, kPresenterStateVersion);
+        for (QDockWidget* d : w_->findChildren<QDockWidget*>())
+            if (d != dock) d->hide();
+        for (QToolBar* t : w_->findChildren<QToolBar*>())
+            t->setVisible(t == bar_);
         w_->addDockWidget(Qt::RightDockWidgetArea, dock);
         w_->resizeDocks({dock}, {int(w_->width() * 0.42)}, Qt::Horizontal);
         shownDock_ = dock;
