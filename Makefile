@@ -7,11 +7,9 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 # The packages are built in a tree of their own, without the tests and benchmarks.
 PKG_BUILD ?= build-package
-# ccache, where installed, as the compiler launcher; with the checkout as its base directory, its
-# cache serves every build tree of it (and other checkouts: the binaries hold no absolute path).
-LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-export CCACHE_BASEDIR ?= $(CURDIR)
-export CCACHE_NOHASHDIR ?= 1
+# ccache, where installed, is the compiler launcher of every tree, with the checkout as its base
+# directory (cmake/build_speed.cmake): its cache serves every build tree of it and other checkouts
+# (the binaries hold no absolute path).
 
 .PHONY: all deps configure build run test bench format asan fuzz fuzz-long clean install package \
 	monkey-long fault-long
@@ -22,7 +20,7 @@ deps:
 	@bash tools/install-deps.sh
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LAUNCHER) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
 
 configure: deps $(BUILD)/CMakeCache.txt
 
@@ -46,7 +44,7 @@ install: build
 package:
 	@bash tools/install-deps.sh --build
 	cmake -S . -B $(PKG_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_TESTS=OFF \
-	  -DTILESCOPE_BENCH=OFF $(LAUNCHER) $(CMAKE_FLAGS)
+	  -DTILESCOPE_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(PKG_BUILD) -j $(JOBS) --target tilescope_packaged
 	cd $(PKG_BUILD) && cpack -G "DEB;TGZ"
 
