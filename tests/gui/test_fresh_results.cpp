@@ -537,6 +537,18 @@ private slots:
         QVERIFY(!w.statusSummary().contains(unchanged));
     }
 
+    // Details shows the layout's repr in the output view too (it lost the text there: the
+    // repr was made only from an input view's table).
+    void outputViewKeepsTheRepr() {
+        const QString text = QStringLiteral("make_gemm_c_fragment((32, 32), 128)");
+        const EvalResult in = LayoutEvaluator::compute(text, ViewMode::Input, ColorMode::Thread);
+        const EvalResult out = LayoutEvaluator::compute(text, ViewMode::Output, ColorMode::Thread);
+        QVERIFY(in.ok && out.ok);
+        QCOMPARE(out.grid.kind(), GridModel::Kind::FragmentOutput);
+        QVERIFY(in.repr.startsWith(QStringLiteral("Fragment(")));
+        QCOMPARE(out.repr, in.repr);
+    }
+
     void anEditInACommentIsNotEvaluatedAgain() {
         LayoutEvaluator e;
         e.setDebounceMs(0);

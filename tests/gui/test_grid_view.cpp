@@ -709,6 +709,26 @@ private slots:
         QCOMPARE(v.gridRectOnScreen(), gridZoomed);
     }
 
+    // A grid that does not fit even at the smallest zoom (the output view of a 4096 x 4096
+    // fragment over 256 threads is 256 x 65536) opens at its first column, as "zoom 100%" and
+    // the column numbers suggest, not scrolled to its middle (columns 20000 to 46000).
+    void anOversizedGridOpensAtItsStart() {
+        GridView v;
+        v.resize(600, 400);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(gridOf("T.Layout([2, 131072], lambda i, j: j * 2 + i)"));
+        QCoreApplication::processEvents();
+        QVERIFY(v.gridRectOnScreen().width() > v.cellArea().width()); // it does not fit
+        QCOMPARE(v.zoomRelative(), 1.0);
+        QCOMPARE(v.horizontalBar()->value(), 0);
+        QCOMPARE(v.gridRectOnScreen().left(), v.cellArea().left()); // column 0 at the left
+        // Zoom to Fit again after scrolling: back at the start.
+        v.horizontalBar()->setValue(v.horizontalBar()->maximum() / 2);
+        v.zoomToFit();
+        QCOMPARE(v.horizontalBar()->value(), 0);
+    }
+
     // The subtitle is shown whole: a CuTe TV layout's explains its axes in a line longer than a
     // small grid is wide ("...; th…" was all the window showed of it). It starts left of the grid
     // as far as it needs, and wraps when the view is narrower than it.

@@ -901,7 +901,9 @@ bool GridModel::hasMarks() const {
 }
 
 const ts::FragmentTable* GridModel::fragmentTable() const {
-    return d_ && d_->kind == Kind::Fragment ? &d_->frag : nullptr;
+    // The output view is drawn from the same table (Details shows its repr in either view).
+    return d_ && (d_->kind == Kind::Fragment || d_->kind == Kind::FragmentOutput) ? &d_->frag
+                                                                                  : nullptr;
 }
 
 const ts::LayoutTable* GridModel::layoutTable() const {

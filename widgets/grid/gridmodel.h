@@ -160,7 +160,8 @@ public:
     // Plain-text table (tab separated labels, with row/column headers).
     QString toTextTable() const;
 
-    // The core table the model was built from (null for the other kind or an empty model).
+    // The core table the model was built from, in either view (null for the other kind or an
+    // empty model).
     const ts::FragmentTable* fragmentTable() const;
     const ts::LayoutTable* layoutTable() const;
 

@@ -481,8 +481,11 @@ void GridView::zoomToFit() {
     scale_ = fitScale();
     const QRectF vp = chrome(scale_, origin_).viewport;
     const QSizeF s = renderer_.sceneSize() * scale_;
-    origin_ = QPointF(vp.left() + (vp.width() - s.width()) / 2,
-                      vp.top() + (vp.height() - s.height()) / 2);
+    // Centred when it fits; a grid that does not fit even at the smallest zoom (a 256 x 65536
+    // output view) starts at its first row and column, not in its middle.
+    origin_ =
+        QPointF(s.width() <= vp.width() ? vp.left() + (vp.width() - s.width()) / 2 : vp.left(),
+                s.height() <= vp.height() ? vp.top() + (vp.height() - s.height()) / 2 : vp.top());
     syncScrollBars();
     if (underMouse()) updateHover(mapFromGlobal(QCursor::pos()));
     refreshToolTip();
