@@ -48,6 +48,9 @@ int bench(const BenchArgs& a) {
                     v[v.size() / 2], v.back());
     };
     std::printf("%lld cells, %d repetitions\n", static_cast<long long>(cells), repeat);
+    // The first repetition apart: it meets the process cold (worker threads not started, the
+    // allocator's memory not yet taken from the kernel), as a window's first evaluation does.
+    std::printf("first     parse %9.3f ms  evaluate %9.3f ms\n", parse.front(), eval.front());
     report("parse", parse);
     report("evaluate", eval);
     if (!access.empty()) {

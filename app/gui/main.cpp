@@ -7,6 +7,7 @@
 //   tilescope --text TEXT                    show mapping-language text as a new layout
 // While a Tilescope window is open, `tilescope FILE` and `--text` hand the request to it
 // (single_instance.h); --new-window opens another window instead.
+#include "bench_first_open.h"
 #include "common/result_state.h"
 #include "document/documentmodel.h"
 #include "document/recovery.h"
@@ -163,6 +164,8 @@ int runLargeGridBench(tsw::GridView& view, QImage& target) {
 
 // Keystroke to repainted grid: text edit -> evaluate -> model -> synchronous repaint.
 int runBench() {
+    // First: this process has evaluated nothing yet.
+    if (tsapp::benchFirstOpen() != 0) return 1;
     tsw::GridView view;
     view.resize(1100, 800);
     view.show();
