@@ -391,6 +391,49 @@ private slots:
         QCOMPARE(w.document()->count(), 2);
     }
 
+    // A 1024 x 700 window with the Run panel open below the grid: every toolbar action is on
+    // screen (the actions take a second row rather than the » overflow, which hid Copy as
+    // TileLang Code, Export View and Run on Device) and the grid keeps a usable height (it was
+    // about 200 pixels). A wide window keeps one row.
+    void smallWindowKeepsActionsAndGrid() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* run = w.findChild<QDockWidget*>(QStringLiteral("runDock"));
+        QVERIFY(run);
+        run->show();
+        run->raise();
+        auto* main = w.findChild<QToolBar*>(QStringLiteral("mainToolbar"));
+        auto* acts = w.findChild<QToolBar*>(QStringLiteral("actionsToolbar"));
+        QVERIFY(main && acts);
+        auto allShown = [&] {
+            for (QToolBar* tb : {main, acts})
+                for (QAction* a : tb->actions()) {
+                    if (a->isSeparator() || !a->isVisible()) continue;
+                    QWidget* b = tb->widgetForAction(a);
+                    if (!b || !b->isVisible() || !tb->rect().contains(b->geometry())) return false;
+                }
+            return true;
+        };
+        QTRY_VERIFY(allShown());
+        QVERIFY(w.toolBarBreak(acts));
+        QStringList texts;
+        for (QAction* a : acts->actions())
+            texts << a->text();
+        for (const char* t : {"Export View", "Copy as TileLang", "Run on Device"})
+            QVERIFY2(
+                texts.join(QLatin1Char('|')).remove(QLatin1Char('&')).contains(QLatin1String(t)),
+                qPrintable(texts.join(QLatin1Char('|'))));
+        QTRY_VERIFY(run->isVisible() && run->height() > 100);
+        QVERIFY2(w.gridView()->height() >= 280,
+                 qPrintable(QString::number(w.gridView()->height())));
+        w.resize(1800, 900);
+        QTRY_VERIFY(!w.toolBarBreak(acts));
+        QTRY_VERIFY(allShown());
+    }
+
     void undoButtonsKeepShortLabels() {
         MainWindow w;
         w.setConfirmOnClose(false);

@@ -44,6 +44,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     recovery_ = new RecoveryManager(doc_, this);
 
     grid_ = new GridView(this);
+    // The grid keeps a usable height when a panel below it grows (a 700-pixel window with the
+    // Run panel left it about 200 pixels).
+    grid_->setMinimumHeight(280);
     grid_->setObjectName(QStringLiteral("gridView"));
     setCentralWidget(grid_);
     editor_ = new MappingEditor(this);

@@ -55,7 +55,10 @@ public:
     FeatureBus* bus() const override { return bus_; }
     QMenu* panelsMenu() const override { return panelsMenu_; }
     QMenu* fileMenu() const override { return fileMenu_; }
-    QToolBar* mainToolBar() const override { return toolBar_; }
+    // Features add their actions to the toolbar of actions on the layout (second row when the
+    // window is narrow).
+    QToolBar* mainToolBar() const override { return actionsToolBar_; }
+    QToolBar* fileToolBar() const { return toolBar_; }
 
     LayoutListModel* layoutList() const { return list_; }
     GridView* gridView() const { return grid_; }
@@ -181,7 +184,7 @@ private:
     bool lastEvalUnchangedEdit_ = false;
     QActionGroup *viewGroup_, *colorGroup_;
     QMenu *fileMenu_, *recentMenu_, *samplesMenu_, *helpSamplesMenu_, *panelsMenu_;
-    QToolBar* toolBar_;
+    QToolBar *toolBar_, *actionsToolBar_;
     QMenu *sampleLogsMenu_, *helpSampleLogsMenu_;
     TraceViewer* traceViewer_ = nullptr;
     KernelPanel* kernelPanel_ = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow's menus, toolbar and view/colour actions (createActions and the actions' state).
 #include "window/mainwindow.h"
+#include "window/toolbar_rows.h"
 
 #include "document/documentmodel.h"
 #include "document/layoutlistmodel.h"
@@ -218,10 +219,17 @@ void MainWindow::createActions() {
     tb->addWidget(clabel);
     for (auto* a : colorGroup_->actions())
         tb->addAction(a);
-    tb->addSeparator();
-    tb->addAction(zfit);
-    tb->addAction(copyAct);
-    tb->addAction(exportAct);
+    // The actions on the layout shown (and Run on Device, which the run feature adds) in a
+    // toolbar of their own, which takes a second row when the window is too narrow for both.
+    QToolBar* acts = actionsToolBar_ = addToolBar(QStringLiteral("Actions"));
+    acts->setObjectName(QStringLiteral("actionsToolbar"));
+    acts->setMovable(false);
+    acts->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    acts->setIconSize(QSize(16, 16));
+    acts->addAction(zfit);
+    acts->addAction(copyAct);
+    acts->addAction(exportAct);
+    keepToolBarsInView(this, tb, acts);
 }
 
 void MainWindow::setViewMode(ViewMode v) {
