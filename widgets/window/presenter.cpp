@@ -142,7 +142,13 @@ void Presenter::applyLessonStep() {
         return;
     }
     updateCaption();
-    if (!docks_ || l->analysis.empty()) return;
+    if (!docks_) return;
+    if (l->analysis.empty()) {
+        // A fragment step is presented alone, as on entering (chooseAnalysisDock): the previous
+        // step's analysis beside it would be about another tile.
+        if (active_ && shownDock_ && isFragmentText(l->text)) presentBeside(nullptr);
+        return;
+    }
     // What the user set up for this step in this session, else the step's own analysis.
     const auto typed = l->analysis.panel == "banks"
                            ? docks_->accessKeeper()->sessionAccess(QString::fromStdString(l->name))
@@ -171,22 +177,35 @@ void Presenter::applyLessonStep() {
         dock = docks_->fractalDock();
     }
     if (!dock) return;
-    if (active_ && shownDock_ && shownDock_ != dock) {
-        // Presenter mode shows one analysis: the step's replaces the previous one. It is moved
-        // from the window as it was before presenting, as on entering: a second dock moved
-        // after the first left a layout from which leaving could not restore the window
-        // (restoreState refused it: toolbars and panels stayed hidden).
-        w_->restoreState(savedState_, kPresenterStateVersion);
-        for (QDockWidget* d : w_->findChildren<QDockWidget*>())
-            if (d != dock) d->hide();
-        for (QToolBar* t : w_->findChildren<QToolBar*>())
-            t->setVisible(t == bar_);
-        w_->addDockWidget(Qt::RightDockWidgetArea, dock);
-        w_->resizeDocks({dock}, {int(w_->width() * 0.42)}, Qt::Horizontal);
-        shownDock_ = dock;
-    }
+    // Presenter mode shows one analysis: the step's replaces the previous one, or comes beside
+    // the grid when the previous step (a fragment) was presented alone.
+    if (active_ && shownDock_ != dock) presentBeside(dock);
     dock->show();
     dock->raise();
+}
+
+void Presenter::presentBeside(QDockWidget* dock) {
+    // Moved from the window as it was before presenting, as on entering: a second dock moved
+    // after the first left a layout from which leaving could not restore the window
+    // (restoreState refused it: toolbars and panels stayed hidden).
+    w_->restoreState(savedState_, kPresenterStateVersion);
+    for (QDockWidget* d : w_->findChildren<QDockWidget*>())
+        if (d != dock) d->hide();
+    for (QToolBar* t : w_->findChildren<QToolBar*>())
+        t->setVisible(t == bar_);
+    if (dock) {
+        w_->addDockWidget(Qt::RightDockWidgetArea, dock);
+        w_->resizeDocks({dock}, {int(w_->width() * 0.42)}, Qt::Horizontal);
+    }
+    shownDock_ = dock;
+}
+
+bool Presenter::isFragmentText(const std::string& text) {
+    try {
+        return std::holds_alternative<ts::Fragment>(ts::parseMapping(text));
+    } catch (const std::exception&) {
+        return false; // the editor shows the mapping's error
+    }
 }
 
 void Presenter::updateCaption() {

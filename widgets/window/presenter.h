@@ -21,6 +21,7 @@
 #include <QFont>
 #include <QObject>
 #include <QPointer>
+#include <string>
 
 class QAction;
 
@@ -66,6 +67,9 @@ protected:
 
 private:
     QDockWidget* chooseAnalysisDock() const;
+    // While presenting: `dock` alone beside the grid (nullptr: the grid alone).
+    void presentBeside(QDockWidget* dock);
+    static bool isFragmentText(const std::string& text);
 
     MainWindow* w_;
     BankDocks* docks_ = nullptr;
