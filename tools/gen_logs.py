@@ -209,6 +209,34 @@ def k_conflict_parallel(T):
     return attn_cast
 
 
+def k_conflict_parallel_transposed(T):
+    """two T.Parallel loops over a gemm accumulator C and a fragment y: the second reads C[j, i]
+    (transposed) while it writes y[i, j] -> "Layout infer conflict between C and y in T.Parallel
+    loop" with a loop and a fragment layout that print identically (TileLang's check compares the
+    threads at the access indices, which the log does not print)."""
+    M = N = K = 32
+
+    @T.prim_func
+    def two_loops(A: T.Tensor((M, K), "float16"), B: T.Tensor((K, N), "float16"),
+                  Y: T.Tensor((M, N), "float")):
+        with T.Kernel(1, threads=128) as bx:
+            A_s = T.alloc_shared((M, K), "float16")
+            B_s = T.alloc_shared((K, N), "float16")
+            C = T.alloc_fragment((M, N), "float")
+            y = T.alloc_fragment((M, N), "float")
+            T.copy(A[0, 0], A_s)
+            T.copy(B[0, 0], B_s)
+            T.clear(C)
+            T.gemm(A_s, B_s, C)
+            for i, j in T.Parallel(M, N):
+                y[i, j] = C[i, j]
+            for i, j in T.Parallel(M, N):
+                y[i, j] = y[i, j] + C[j, i]
+            T.copy(y, Y[0, 0])
+
+    return two_loops
+
+
 def _reduce_kernel(T, annotate_src):
     M, N = 32, 64
     accum = "float"
@@ -252,6 +280,7 @@ KERNELS = {
     "elementwise_add": k_elementwise,
     "conflict_gemm_transpose_A": k_conflict_gemm_transpose,
     "conflict_parallel_cast": k_conflict_parallel,
+    "conflict_parallel_transposed": k_conflict_parallel_transposed,
     "conflict_reduce": k_conflict_reduce,
     "error_no_layout": k_error_no_layout,
 }

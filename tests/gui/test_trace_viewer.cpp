@@ -3,17 +3,27 @@
 // synchronised views, open-in-editor, live follow of a growing file, a child process with cancel.
 #include "trace/trace_viewer.h"
 
+#include "test_gui_common.h"
+
+#include "document/documentmodel.h"
+#include "editor/mappingeditor.h"
+#include "window/mainwindow.h"
+
 #include "tilescope/notation/mapping.h"
 
+#include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QListView>
+#include <QMainWindow>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolButton>
@@ -42,6 +52,7 @@ bool waitFinished(TraceViewer& v, int ms = 20000) {
 class TestTraceViewer : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { guiTestSetUp(); }
     void listsEventsOfARealLog();
     void conflictShowsAlignedDiff();
     void parallelConflictCounts();
@@ -54,7 +65,155 @@ private slots:
     void logWithoutEventsSaysSo();
     void selectionShowsTheSelectedEvent();
     void diffLegendCountsWhatIsDrawn();
+    void equalLayoutsConflictSaysWhy();
+    void hoverShowsBothSides();
+    void gridsGrowWithThePanel();
+    void zoomKeysZoomThePanelsGrids();
+    void openInEditorSaysWhatItDid();
 };
+
+// The held-out kind of conflict: TileLang prints the loop and the fragment layout identically.
+// The sides are labelled by whose layout each is (the fragment is C's, the loop's came from y),
+// and the summary says why TileLang raised it anyway.
+void TestTraceViewer::equalLayoutsConflictSaysWhy() {
+    TraceViewer v;
+    v.resize(1400, 800);
+    v.show();
+    v.openLog(logPath("conflict_parallel_transposed.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ParallelConflict))));
+    ComparisonView* c = v.comparison();
+    QCOMPARE(c->diff()->counts.differing(), 0);
+    QVERIFY2(c->sideTitle(0).startsWith(QStringLiteral("loop · T.Parallel (from y)")),
+             qPrintable(c->sideTitle(0)));
+    QVERIFY2(c->sideTitle(1).startsWith(QStringLiteral("fragment · C")),
+             qPrintable(c->sideTitle(1)));
+    const QString s = c->summaryText();
+    QVERIFY2(s.contains(QStringLiteral("No differences")), qPrintable(s));
+    QVERIFY2(s.contains(QStringLiteral("yet TileLang raised the conflict")) &&
+                 s.contains(QStringLiteral("element of C the loop body accesses")),
+             qPrintable(s));
+    // A conflict whose layouts differ keeps its plain summary.
+    v.openLog(logPath("conflict_parallel_cast.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ParallelConflict))));
+    QVERIFY(!v.comparison()->summaryText().contains(QStringLiteral("yet TileLang raised")));
+}
+
+void TestTraceViewer::hoverShowsBothSides() {
+    TraceViewer v;
+    v.openLog(logPath("conflict_gemm_transpose_A.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::Conflict))));
+    ComparisonView* c = v.comparison();
+    const auto& d = *c->diff();
+    // A cell that differs: both sides' thread and slot, from each side's own model.
+    int row = -1, col = -1;
+    for (int r = 0; r < int(d.rows) && row < 0; ++r)
+        for (int k = 0; k < int(d.cols); ++k)
+            if (d.at(r, k) & ts::kDiffThread) {
+                row = r;
+                col = k;
+                break;
+            }
+    QVERIFY(row >= 0);
+    CellInfo a = c->left()->model().info(row, col), b = c->right()->model().info(row, col);
+    const QString tip = c->left()->toolTipFor(row, col);
+    QCOMPARE(c->right()->toolTipFor(row, col), tip);
+    const QString want = QStringLiteral("<b>current</b> T%1 L%2 / <b>previous</b> T%3 L%4")
+                             .arg(a.threads.remove(' '), a.slot, b.threads.remove(' '), b.slot);
+    QVERIFY2(tip.contains(want), qPrintable(tip + QStringLiteral(" | ") + want));
+    QVERIFY2(tip.contains(QStringLiteral("differ: thread")), qPrintable(tip));
+}
+
+// Two grids of one shape stay fitted: a larger (floating) panel gives larger grids.
+void TestTraceViewer::gridsGrowWithThePanel() {
+    TraceViewer v;
+    v.resize(1000, 500);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.openLog(logPath("conflict_parallel_transposed.log"));
+    QVERIFY(waitFinished(v));
+    QVERIFY(v.selectEvent(std::size_t(v.findEvent(EventKind::ParallelConflict))));
+    GridView* l = v.comparison()->left();
+    GridView* r = v.comparison()->right();
+    QTRY_VERIFY(l->isFitted() && r->isFitted());
+    const double small = l->scale();
+    // The whole grid is in view at the start (no rows cut off).
+    QVERIFY(l->cellArea().contains(l->gridRectOnScreen().adjusted(1, 1, -1, -1)));
+    v.resize(1600, 1000);
+    QTRY_VERIFY(l->scale() > small * 1.5);
+    QTRY_COMPARE(r->scale(), l->scale());
+    QVERIFY(l->isFitted() && r->isFitted());
+    // A zoom by the user is kept in step and stays.
+    l->zoomIn();
+    QCOMPARE(r->scale(), l->scale());
+    QVERIFY(!r->isFitted());
+}
+
+// Ctrl+0 / Ctrl++ / Ctrl+- reach this panel's grids even where a window shortcut has them.
+void TestTraceViewer::zoomKeysZoomThePanelsGrids() {
+    QMainWindow w;
+    auto* zoomMain = new QAction(&w);
+    zoomMain->setShortcut(QKeySequence::ZoomIn);
+    w.addAction(zoomMain);
+    QSignalSpy mainZoomed(zoomMain, &QAction::triggered);
+    auto* v = new TraceViewer(&w);
+    w.setCentralWidget(v);
+    w.resize(1200, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    v->openLog(logPath("conflict_parallel_transposed.log"));
+    QVERIFY(waitFinished(*v));
+    QVERIFY(v->selectEvent(std::size_t(v->findEvent(EventKind::ParallelConflict))));
+    QTRY_VERIFY(v->comparison()->left()->isFitted());
+    const double fit = v->comparison()->left()->scale();
+    v->list()->setFocus();
+    QTest::keyClick(v->list(), Qt::Key_Plus, Qt::ControlModifier);
+    QCOMPARE(mainZoomed.count(), 0);
+    QVERIFY(v->comparison()->left()->scale() > fit);
+    QCOMPARE(v->comparison()->right()->scale(), v->comparison()->left()->scale());
+    QTest::keyClick(v->list(), Qt::Key_0, Qt::ControlModifier);
+    QTRY_COMPARE(v->comparison()->left()->scale(), fit);
+    QVERIFY(v->comparison()->left()->isFitted());
+    QTest::keyClick(v->list(), Qt::Key_Minus, Qt::ControlModifier);
+    QVERIFY(v->comparison()->left()->scale() < fit);
+}
+
+// Open in Editor in a window: the layout is added and active, the editor shows its text (not a
+// builtin's form), and the panel says what happened.
+void TestTraceViewer::openInEditorSaysWhatItDid() {
+    MainWindow w;
+    w.setConfirmOnClose(false);
+    w.show();
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("traceDock"));
+    QVERIFY(dock);
+    dock->toggleViewAction()->trigger();
+    auto* v = qobject_cast<TraceViewer*>(dock->widget());
+    QVERIFY(v);
+    auto* editor = w.findChild<MappingEditor*>();
+    QVERIFY(editor);
+    editor->tabs()->setCurrentIndex(2); // the Builtin page, as the newcomer had it
+    v->openLog(logPath("conflict_gemm_transpose_A.log"));
+    QVERIFY(waitFinished(*v));
+    QVERIFY(v->selectEvent(std::size_t(v->findEvent(EventKind::Conflict))));
+    const int before = w.document()->count();
+    QPushButton* open = nullptr;
+    for (auto* b : v->comparison()->findChildren<QPushButton*>())
+        if (b->text().contains(QStringLiteral("Editor")) && !open) open = b;
+    QVERIFY(open);
+    open->click();
+    QCOMPARE(w.document()->count(), before + 1);
+    QCOMPARE(w.document()->active(), before);
+    const QString name = QString::fromStdString(w.document()->layout(before).name);
+    QCOMPARE(editor->tabs()->currentIndex(), 0);
+    QCOMPARE(editor->text(), v->currentMappingText(0));
+    QVERIFY2(v->noticeText().contains(QStringLiteral("Added «%1»").arg(name)),
+             qPrintable(v->noticeText()));
+    // Another event: the notice was about the previous one.
+    QVERIFY(v->selectEvent(std::size_t(v->findEvent(EventKind::Error))));
+    QVERIFY(v->noticeText().isEmpty());
+}
 
 void TestTraceViewer::listsEventsOfARealLog() {
     TraceViewer v;
@@ -201,7 +360,7 @@ void TestTraceViewer::openInEditorGivesMappingText() {
         if (b->text().contains(QStringLiteral("Editor"))) b->click();
     QCOMPARE(spy.count(), 2);
     QCOMPARE(spy.at(0).at(0).toString(),
-             QStringLiteral("acc_s loop · T.Parallel conflict, line 41"));
+             QStringLiteral("T.Parallel loop from acc_s_cast · T.Parallel conflict, line 41"));
     QVERIFY(spy.at(1).at(1).toString().startsWith(QStringLiteral("T.Fragment([16, 32]")));
 }
 

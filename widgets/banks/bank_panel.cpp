@@ -6,6 +6,7 @@
 #include "common/result_state.h"
 #include "common/wording.h"
 #include "grid/gridview.h"
+#include "grid/panel_export.h"
 
 #include "tilescope/layout/builtins.h"
 #include "tilescope/notation/mapping.h"
@@ -230,6 +231,11 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     connect(playButton_, &QPushButton::clicked, this, &BankPanel::togglePlay);
     connect(stepBack_, &QPushButton::clicked, this, &BankPanel::stepBack);
     connect(stepForward_, &QPushButton::clicked, this, &BankPanel::stepForward);
+    auto* pictures = new PanelExporter(this, QStringLiteral("Bank conflicts"));
+    pictures->addPicture(QStringLiteral("Heat Map"),
+                         [this](QString* why) { return heatMapPicture(why); });
+    pictures->addPicture(QStringLiteral("Histogram"),
+                         [this](QString* why) { return histogramPicture(why); });
     analyze();
     updateControls();
 }

@@ -15,6 +15,7 @@
 
 #include "banks/bank_analysis.h"
 #include "common/latest_job.h"
+#include "grid/panel_picture.h"
 
 #include "tilescope/banks/access.h"
 
@@ -122,6 +123,11 @@ public:
     QSlider* slider() const { return slider_; }
     QPushButton* stepBackButton() const { return stepBack_; }
     QPushButton* stepForwardButton() const { return stepForward_; }
+    // The heat map (grid, legend, what is analysed, totals, step) and the histogram as pictures
+    // for Export Picture (bank_panel_pictures.cpp); nullopt and *whyNot when no numbers are
+    // shown or they are not the current input's.
+    std::optional<PanelPicture> heatMapPicture(QString* whyNot) const;
+    std::optional<PanelPicture> histogramPicture(QString* whyNot) const;
     // What the heat grid's tooltip says about a cell: bank, word and the lanes that touch it.
     QString cellToolTip(int row, int col) const;
 
@@ -156,6 +162,8 @@ private:
     void refreshView();
     void updateChart();
     QString inputKey() const;
+    // The header every picture of this panel shares, or nullopt (*whyNot) when it may not export.
+    std::optional<PanelPicture> pictureHeader(const QString& what, QString* whyNot) const;
     QString effectiveAccess() const; // the access as analysed ("store" applied)
     void updateControls();
     void clearResults(); // nothing analysed: grid, totals, steps and chart emptied

@@ -2,6 +2,7 @@
 // UbPanel (see bank_ub_panel.h).
 #include "banks/bank_ub_panel.h"
 #include "common/wording.h"
+#include "grid/panel_export.h"
 
 #include "common/result_state.h"
 
@@ -46,6 +47,8 @@ QLabel* boxLabel(QWidget* parent, const char* name, const char* style) {
 } // namespace
 
 UbPanel::UbPanel(QWidget* parent) : QWidget(parent) {
+    auto* pictures = new PanelExporter(this, QStringLiteral("Ascend UB banks"));
+    pictures->addPicture(QStringLiteral("UB Banks"), [this](QString* why) { return picture(why); });
     setObjectName(QStringLiteral("ubPanel"));
     arch_ = new QComboBox(this);
     arch_->setObjectName(QStringLiteral("ubArch"));

@@ -7,7 +7,10 @@
 // aiv_vec_bankgroup_cflt_ratio) is shown next to the model's conflict shares once loaded.
 #pragma once
 
+#include "grid/panel_picture.h"
+
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -41,6 +44,9 @@ public:
     QString measuredText() const;
     QString errorText() const { return error_; }
     ResultState* resultState() const { return state_; }
+    // What Export Picture writes (preview_pictures.cpp); nullopt and *whyNot when the panel's
+    // numbers are not current.
+    std::optional<PanelPicture> picture(QString* whyNot) const;
 
 private:
     void showMeasured();

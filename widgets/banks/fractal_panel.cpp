@@ -7,6 +7,7 @@
 #include "common/result_state.h"
 #include "common/wording.h"
 #include "grid/gridview.h"
+#include "grid/panel_export.h"
 
 #include "tilescope/banks/fractal.h"
 #include "tilescope/layout/builtins.h"
@@ -24,6 +25,9 @@
 namespace tsw {
 
 FractalPanel::FractalPanel(QWidget* parent) : QWidget(parent) {
+    auto* pictures = new PanelExporter(this, QStringLiteral("Ascend fractals"));
+    pictures->addPicture(QStringLiteral("Fractal Preview"),
+                         [this](QString* why) { return picture(why); });
     setObjectName(QStringLiteral("fractalPanel"));
     rows_ = new QSpinBox(this);
     rows_->setRange(1, 512);

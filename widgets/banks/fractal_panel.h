@@ -8,7 +8,10 @@
 // for zN, what L1 holds when the tile is filled by several T.copy calls (NzSpliceView).
 #pragma once
 
+#include "grid/panel_picture.h"
+
 #include <QWidget>
+#include <optional>
 
 class QBoxLayout;
 class QComboBox;
@@ -36,6 +39,9 @@ public:
     GridView* logicalView() const { return logical_; }
     GridView* physicalView() const { return physical_; }
     ResultState* resultState() const { return state_; }
+    // What Export Picture writes (preview_pictures.cpp); nullopt and *whyNot when the panel's
+    // numbers are not current.
+    std::optional<PanelPicture> picture(QString* whyNot) const;
     // Several DMAs into the tile (zN only), under the grids.
     NzSpliceView* spliceView() const { return splice_; }
 

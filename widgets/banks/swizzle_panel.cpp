@@ -6,6 +6,7 @@
 #include "common/result_state.h"
 #include "common/wording.h"
 #include "grid/gridview.h"
+#include "grid/panel_export.h"
 
 #include "tilescope/banks/swizzle_search.h"
 #include "tilescope/layout/builtins.h"
@@ -113,6 +114,9 @@ QTableWidgetItem* item(const QString& s) {
 } // namespace
 
 SwizzlePanel::SwizzlePanel(QWidget* parent) : QWidget(parent) {
+    auto* pictures = new PanelExporter(this, QStringLiteral("Swizzle"));
+    pictures->addPicture(QStringLiteral("Swizzle Preview"),
+                         [this](QString* why) { return picture(why); });
     setObjectName(QStringLiteral("swizzlePanel"));
     rows_ = new QSpinBox(this);
     rows_->setRange(1, 1024);

@@ -6,7 +6,10 @@
 // write pattern and a read pattern together.
 #pragma once
 
+#include "grid/panel_picture.h"
+
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -39,6 +42,9 @@ public:
     GridView* paddedView() const { return padded_; }
     ResultState* previewState() const { return preview_; }
     ResultState* searchState() const { return search_; }
+    // What Export Picture writes (preview_pictures.cpp); nullopt and *whyNot when the panel's
+    // numbers are not current.
+    std::optional<PanelPicture> picture(QString* whyNot) const;
 
 private:
     QSpinBox *rows_, *cols_;

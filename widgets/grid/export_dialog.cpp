@@ -20,16 +20,18 @@ QString exportSizeText(QSizeF nativeSize, int percent) {
 }
 
 std::optional<ExportChoice> askExportFile(QWidget* parent, const QString& startPath,
-                                          QSizeF nativeSize) {
+                                          QSizeF nativeSize, const QString& title, bool textTable) {
     // Qt's own dialog, so that the Size row can sit under the file fields.
-    QFileDialog dlg(parent, QStringLiteral("Export view"));
+    QFileDialog dlg(parent, title.isEmpty() ? QStringLiteral("Export view") : title);
     dlg.setObjectName(QStringLiteral("exportDialog"));
     dlg.setOption(QFileDialog::DontUseNativeDialog, true);
     dlg.setAcceptMode(QFileDialog::AcceptSave);
     dlg.setFileMode(QFileDialog::AnyFile);
-    dlg.setNameFilters(
-        {QStringLiteral("PNG image (*.png)"), QStringLiteral("SVG vector image (*.svg)"),
-         QStringLiteral("PDF document (*.pdf)"), QStringLiteral("Text table (*.txt)")});
+    QStringList filters{QStringLiteral("PNG image (*.png)"),
+                        QStringLiteral("SVG vector image (*.svg)"),
+                        QStringLiteral("PDF document (*.pdf)")};
+    if (textTable) filters << QStringLiteral("Text table (*.txt)");
+    dlg.setNameFilters(filters);
     dlg.setDirectory(QFileInfo(startPath).absolutePath());
     dlg.selectFile(QFileInfo(startPath).fileName());
     // The suffix follows the chosen type when the user types a bare name.

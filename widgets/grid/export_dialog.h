@@ -18,9 +18,10 @@ struct ExportChoice {
 };
 
 // `startPath`: folder and suggested file name; `nativeSize`: the export's size at 100 %.
-// Empty when cancelled.
+// `textTable`: offer the grid's text table too (a panel's picture has none). Empty when cancelled.
 std::optional<ExportChoice> askExportFile(QWidget* parent, const QString& startPath,
-                                          QSizeF nativeSize);
+                                          QSizeF nativeSize, const QString& title = {},
+                                          bool textTable = true);
 
 // "2048 × 2051 px at 50 %" (what the Size row says).
 QString exportSizeText(QSizeF nativeSize, int percent);

@@ -75,6 +75,8 @@ public:
     double scale() const { return scale_; }
     QPointF pan() const { return origin_; }
     double fitScale() const;
+    // Whether the view follows resizes (zoomed to fit and not zoomed or panned since).
+    bool isFitted() const { return fitted_; }
     double zoomRelative() const; // scale / fitScale
     void setLegendVisible(bool on);
     bool legendVisible() const { return legend_; }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace/trace_viewer.h"
+#include "tilescope/trace/conflict_reason.h"
+
+#include "grid/panel_export.h"
 
 #include "common/dock_sizing.h"
 #include "common/feature_bus.h"
 #include "common/feature_host.h"
 #include "common/python_choice.h"
 #include "common/wording.h"
+#include "document/documentmodel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -67,12 +71,7 @@ QString shapeText(const ts::Mapping& m) {
 }
 
 QString roleTitle(const Event& e, const ts::dump::DumpLayout& l) {
-    QString who = QString::fromStdString(e.buffer);
-    if (e.kind == EventKind::ParallelConflict && l.role == "fragment" && !e.other.empty())
-        who = QString::fromStdString(e.other);
-    if (e.kind == EventKind::ReduceConflict && l.role == "src_layout" && !e.other.empty())
-        who = QString::fromStdString(e.other);
-    return QStringLiteral("%1 · %2").arg(QString::fromStdString(l.role), who);
+    return QString::fromStdString(ts::dump::sideLabel(e, l));
 }
 
 } // namespace
@@ -274,6 +273,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
         views_[k] = new GridView(this);
         views_[k]->setMinimumSize(120, 90); // the panel fits under the grid on a laptop
         views_[k]->setTitleVisible(false);  // the label above names the layout and its shape
+        views_[k]->setCellToolTip([this](int r, int c) { return pairToolTip(r, c); });
         open_[k] = new QPushButton(QStringLiteral("Open in Editor"), this);
         connect(open_[k], &QPushButton::clicked, this, [this, k] { emit openInEditor(k); });
         auto* bar = new QHBoxLayout;
@@ -319,10 +319,16 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     for (int k = 0; k < 2; ++k) {
         GridView* a = views_[k];
         GridView* b = views_[1 - k];
-        connect(a, &GridView::viewTransformChanged, this, [this, b](double s, QPointF pan) {
+        connect(a, &GridView::viewTransformChanged, this, [this, a, b](double s, QPointF pan) {
             if (syncing_) return;
             syncing_ = true;
-            b->setViewTransform(s, pan);
+            // Two grids of one shape that fit their views stay fitted, so that they grow with
+            // the panel (a floating or resized dock); setViewTransform would pin the scale.
+            if (a->isFitted() && a->model().rows() == b->model().rows() &&
+                a->model().cols() == b->model().cols())
+                b->zoomToFit();
+            else
+                b->setViewTransform(s, pan);
             syncing_ = false;
         });
         connect(a, &GridView::cellHovered, this, [this, b](int r, int c) {
@@ -357,6 +363,9 @@ void ComparisonView::setLayouts(const ts::Mapping& a, const QString& nameA, cons
     const QString names[2] = {nameA, nameB};
     const QString texts[2] = {textA, textB};
     diff_.reset();
+    note_.clear();
+    for (int k = 0; k < 2; ++k)
+        sideNames_[k] = names[k].section(QLatin1Char(' '), 0, 0);
     QString error;
     try {
         diff_ = ts::diffLayouts(a, b, nameA.section(QLatin1Char(' '), 0, 0).toStdString(),
@@ -386,8 +395,13 @@ void ComparisonView::setLayouts(const ts::Mapping& a, const QString& nameA, cons
     summary_->setText(error.isEmpty() ? summaryText() : error);
     // Align: one scale for both, from the larger grid, then keep them in step.
     QTimer::singleShot(0, this, [this] {
+        syncing_ = true;
         views_[0]->zoomToFit();
         views_[1]->zoomToFit();
+        syncing_ = false;
+        if (views_[0]->model().rows() == views_[1]->model().rows() &&
+            views_[0]->model().cols() == views_[1]->model().cols())
+            return; // one shape: both fitted alike, and they follow resizes
         const int big = views_[0]->model().cellCount() >= views_[1]->model().cellCount() ? 0 : 1;
         const double s = std::min(views_[0]->scale(), views_[1]->scale());
         syncing_ = true;
@@ -442,13 +456,26 @@ QString ComparisonView::countsText() const {
            chip(ts::kDiffShape, QStringLiteral("shape"), c.shape);
 }
 
+QString ComparisonView::sideTitle(int side) const {
+    return plainTextOf(titles_[side & 1]->text());
+}
+
+void ComparisonView::setNote(const QString& note) {
+    note_ = note;
+    summary_->setText(summaryText());
+}
+
 QString ComparisonView::summaryText() const {
-    return diff_ ? QString::fromStdString(diff_->summary) : QString();
+    if (!diff_) return {};
+    const QString s = QString::fromStdString(diff_->summary);
+    return note_.isEmpty() ? s : s + QLatin1Char('\n') + note_;
 }
 
 // ---- TraceViewer ------------------------------------------------------------------------------
 
 TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
+    auto* pictures = new PanelExporter(this, QStringLiteral("Inference Trace"));
+    pictures->addPicture(QStringLiteral("Trace"), [this](QString* why) { return picture(why); });
     importer_ = new TraceImporter(this);
     model_ = new TraceEventModel(this);
 
@@ -534,11 +561,17 @@ TraceViewer::TraceViewer(QWidget* parent) : QWidget(parent) {
     context_->setWordWrap(true);
     context_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     context_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    notice_ = new QLabel(this);
+    notice_->setObjectName(QStringLiteral("traceNotice"));
+    notice_->setWordWrap(true);
+    notice_->setStyleSheet(QStringLiteral("color:#166534"));
+    notice_->hide();
     auto* right = new QWidget(split);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
     rl->setSpacing(2);
     rl->addWidget(context_);
+    rl->addWidget(notice_);
     rl->addWidget(pages_, 1);
 
     split->addWidget(list_);
@@ -836,9 +869,19 @@ QString TraceViewer::contextText(const Event& shown, const Event* raisedBy) cons
     return parts.join(QStringLiteral(" &nbsp;·&nbsp; "));
 }
 
+void TraceViewer::showNotice(const QString& text) {
+    notice_->setText(text);
+    notice_->setVisible(!text.isEmpty());
+}
+
+QString TraceViewer::noticeText() const {
+    return notice_->isVisible() ? notice_->text() : QString();
+}
+
 void TraceViewer::showRow(int row) {
     shownName_[0] = shownName_[1] = shownText_[0] = shownText_[1] = QString();
     context_->clear();
+    showNotice({}); // it told of another event's layout
     if (row < 0 || row >= model_->rowCount()) {
         empty_->setText(emptyText());
         pages_->setCurrentIndex(0);
@@ -872,6 +915,11 @@ void TraceViewer::showRow(int row) {
     auto nameOf = [&](const ts::dump::DumpLayout& l) {
         QString n = buf.isEmpty() ? QStringLiteral("layout") : buf;
         if (l.role != "layout") n += QLatin1Char(' ') + QString::fromStdString(l.role);
+        // The loop side of a T.Parallel conflict is the loop's layout, not the buffer's.
+        if (e.kind == EventKind::ParallelConflict && l.role == "loop")
+            n = e.other.empty() ? QStringLiteral("T.Parallel loop")
+                                : QStringLiteral("T.Parallel loop from %1")
+                                      .arg(QString::fromStdString(e.other));
         return n + QStringLiteral(" · %1, line %2")
                        .arg(kindWords(e.kind))
                        .arg(l.line ? l.line : e.line);
@@ -886,6 +934,9 @@ void TraceViewer::showRow(int row) {
             QString::fromStdString(a->raw) + QStringLiteral("\n\n") + shownText_[0], *b->value,
             roleTitle(e, *b),
             QString::fromStdString(b->raw) + QStringLiteral("\n\n") + shownText_[1]);
+        const auto& d = comparison_->diff();
+        if (d && d->counts.differing() == 0)
+            comparison_->setNote(QString::fromStdString(ts::dump::equalLayoutsReason(e)));
         pages_->setCurrentIndex(2);
         return;
     }
@@ -981,10 +1032,20 @@ QDockWidget* installTraceDock(FeatureHost* host) {
     dock->hide();
     growWhenShown(window, dock, 0.5, 520); // two grids side by side need the height
     FeatureBus* bus = host->bus();
-    QObject::connect(
-        viewer, &TraceViewer::openInEditor, bus, [bus](const QString& name, const QString& text) {
-            emit bus->openLayoutRequested(name, text, QStringLiteral("the inference trace"));
-        });
+    DocumentModel* doc = host->document();
+    QObject::connect(viewer, &TraceViewer::openInEditor, bus,
+                     [bus, doc, viewer](const QString& name, const QString& text) {
+                         // The window adds the layout and makes it active (at once: one thread),
+                         // so the panel can say which name it got (a taken name is numbered).
+                         emit bus->openLayoutRequested(name, text,
+                                                       QStringLiteral("the inference trace"));
+                         const ts::DocLayout* added = doc ? doc->activeLayout() : nullptr;
+                         if (!added || added->text != text.toStdString()) return;
+                         viewer->showNotice(
+                             QStringLiteral("Added «%1» to the project as a new layout and "
+                                            "selected it in the editor (Edit ▸ Undo removes it).")
+                                 .arg(QString::fromStdString(added->name)));
+                     });
     QObject::connect(bus, &FeatureBus::tileLangOutput, viewer,
                      [viewer](const QByteArray& chunk) { viewer->importer()->feedText(chunk); });
     QObject::connect(bus, &FeatureBus::tileLangFinished, viewer,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "grid/gridview.h"
+#include "grid/panel_picture.h"
 #include "tilescope/layout/layout_diff.h"
 #include "trace/trace_importer.h"
 
@@ -88,6 +89,14 @@ public:
     const std::optional<ts::LayoutDiff>& diff() const { return diff_; }
     QString countsText() const;
     QString summaryText() const;
+    // A sentence under the summary (why a conflict with equal layouts was raised); cleared by
+    // setLayouts.
+    void setNote(const QString& note);
+    // The hover tooltip of cell (row, col), on either grid: both sides' threads and slots (or
+    // offsets) and how they differ ("current T9 L6 / previous T40 L2"); comparison_tooltip.cpp.
+    QString pairToolTip(int row, int col) const;
+    // The label above a side's grid, as plain text ("current · acc (32, 32)").
+    QString sideTitle(int side) const;
 
     // What the two grids show: each layout in its own colours, or where they differ. A new pair
     // starts on "layouts" when most cells differ (the differences would be a solid wash), else
@@ -110,6 +119,8 @@ private:
     QToolButton *showLayouts_, *showDiffs_;
     std::optional<ts::LayoutDiff> diff_;
     Mode mode_ = Mode::Differences;
+    QString note_;
+    QString sideNames_[2]; // "current", "loop": the first word of each side's label
     bool syncing_ = false;
 };
 
@@ -142,11 +153,24 @@ public:
     QString contextLine() const;
     // What the right pane says when no event is shown: no log, none selected, or none in it.
     QString emptyText() const;
+    // A line under the context line (what Open in Editor did); empty hides it. Cleared when
+    // another event is shown.
+    void showNotice(const QString& text);
+    QString noticeText() const;
+    // The shown comparison (both grids with their labels, counts and summary) or layout, for
+    // Export Picture (trace_pictures.cpp); nullopt and *whyNot when no layout is shown.
+    std::optional<PanelPicture> picture(QString* whyNot) const;
 
 public slots:
     void openLogDialog();
     void runScriptDialog();
     void cancel();
+
+protected:
+    // Ctrl+0, Ctrl++ and Ctrl+- zoom this panel's grids while focus is in it, docked or
+    // floating (trace_zoom_keys.cpp): the window's zoom actions would zoom the main grid.
+    bool event(QEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
 
 signals:
     // Any layout: name (buffer/role) and mapping-language text, for the main window's editor.
@@ -178,6 +202,7 @@ private:
     QPlainTextEdit* message_;
     QLabel* status_;
     QLabel* context_;
+    QLabel* notice_;
     QPushButton* cancel_;
     QCheckBox* follow_;
     QCheckBox* repeats_;

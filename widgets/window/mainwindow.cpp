@@ -155,6 +155,8 @@ void MainWindow::createDocks() {
                 l.name = name.toStdString();
                 l.text = text.toStdString();
                 doc_->addLayout(l);
+                // Its text is what the editor shows, whichever page (a builtin's form) was open.
+                editor_->tabs()->setCurrentIndex(0);
                 statusBar()->showMessage(
                     QStringLiteral("Added «%1» from %2 to the project").arg(name, origin), 4000);
             });

@@ -44,6 +44,8 @@ struct RecoveryEntry;
 
 class MainWindow : public QMainWindow, public FeatureHost {
     Q_OBJECT
+    // Where an export's file dialog starts; panels' Export Picture reads it (panel_export.cpp).
+    Q_PROPERTY(QString exportStartDirectory READ exportStartDirectory)
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;

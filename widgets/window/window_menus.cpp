@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow's menus, toolbar and view/colour actions (createActions and the actions' state).
 #include "window/mainwindow.h"
+#include "window/panel_picture_menu.h"
 #include "window/toolbar_rows.h"
 
 #include "document/documentmodel.h"
@@ -55,6 +56,7 @@ void MainWindow::createActions() {
     file->addAction(saveAsAct);
     file->addSeparator();
     file->addAction(exportAct);
+    installPanelPictureMenu(this, file);
     file->addSeparator();
     file->addAction(act(QStringLiteral("&Quit"), &QWidget::close, QKeySequence::Quit));
 
