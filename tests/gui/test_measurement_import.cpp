@@ -21,6 +21,8 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QMimeData>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -182,15 +184,117 @@ private slots:
         QCOMPARE(rep.added, 0);
         QCOMPARE(history->rowCount(), 0);
         QCOMPARE(rep.problems.size(), 1);
-        QVERIFY2(rep.problems[0].contains(QStringLiteral("matches no layout of this project")) &&
-                     rep.problems[0].contains(QStringLiteral("other shared-memory addresses")),
-                 qPrintable(rep.problems[0]));
+        // The project has a layout of the measured name with another text: its own reason.
+        QVERIFY2(
+            rep.problems[0].contains(QStringLiteral("this project's 'full-bank 128B swizzle "
+                                                    "16x64 fp16' is not the layout it "
+                                                    "measured")) &&
+                rep.problems[0].contains(QStringLiteral("other shared-memory addresses")) &&
+                rep.problems[0].contains(QStringLiteral("Open the project it was measured on")),
+            qPrintable(rep.problems[0]));
         QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("not imported")));
         // A request file (not a result) is named as such.
         const ImportReport req = importMeasurements(&w, {kDir + QStringLiteral("request.json")});
         QCOMPARE(req.added, 0);
         QVERIFY2(req.problems.value(0).contains(QStringLiteral("not a tilescope-probe result")),
                  qPrintable(req.problems.value(0)));
+    }
+
+    // A project without the measured layouts (the newcomer's: a fragment and a 16 x 16 tile): one
+    // paragraph per file and measured layout, naming that layout and saying what to do, and
+    // nothing about the project's unrelated layouts.
+    void aResultForAnotherProjectSaysWhichToOpen() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        const QString proj = dir_.path() + QStringLiteral("/mine.tilescope.json");
+        QFile f(proj);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\": \"tilescope-project\", \"version\": 1, \"layouts\": [{\"name\": "
+                "\"my 16x16 frag\", \"text\": \"T.Fragment([16, 16], forward_thread_fn=lambda i, "
+                "j: i * 2 + j // 8, forward_index_fn=lambda i, j: j % 8)\"}, {\"name\": \"swz\", "
+                "\"text\": \"make_swizzled_layout((16, 16), 'float16')\"}]}");
+        f.close();
+        QVERIFY(w.document()->load(proj, nullptr));
+        w.findChild<RunHistoryModel*>(QStringLiteral("runHistoryModel"))->setRecords({});
+        const ImportReport rep = importMeasurements(&w, {kDir + QStringLiteral("result.json")});
+        QCOMPARE(rep.added, 0);
+        QCOMPARE(rep.problems.size(), 1);
+        const QString p = rep.problems[0];
+        QVERIFY2(p.startsWith(QStringLiteral("result.json was measured on layout 'full-bank 128B "
+                                             "swizzle 16x64 fp16' (ldmatrix:x4)")) &&
+                     p.contains(QStringLiteral("Open the project it was measured on (the one "
+                                               "with layout 'full-bank 128B swizzle 16x64 "
+                                               "fp16')")),
+                 qPrintable(p));
+        QVERIFY2(!p.contains(QStringLiteral("my 16x16 frag")) && !p.contains(QStringLiteral("swz")),
+                 qPrintable(p));
+        // The headline counts; the paragraph is not repeated in it.
+        QCOMPARE(rep.headline(), QStringLiteral("Imported 0 measurements; 1 not imported"));
+        // A sweep of 9 patterns over 3 layouts: one paragraph per layout, its patterns listed.
+        const ImportReport sweep =
+            importMeasurements(&w, {kDir + QStringLiteral("sweep_result.json")});
+        QCOMPARE(sweep.added, 0);
+        QCOMPARE(sweep.problems.size(), 3);
+        for (const QString& q : sweep.problems)
+            QVERIFY2(q.startsWith(QStringLiteral("sweep_result.json holds 3 measurements of "
+                                                 "layout '")),
+                     qPrintable(q));
+    }
+
+    // Without a GPU: Export Probe Request writes what `tilescope-cli probe-request` writes for the
+    // active layout and access (byte for byte), and the panel says how the result comes back.
+    void exportProbeRequestIsTheCliRequest() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        QVERIFY(w.document()->load(kProject, nullptr));
+        RunPanel* panel = runPanelOf(&w);
+        RunController* ctl = runControllerOf(&w);
+        QVERIFY(panel && ctl);
+        QVERIFY(panel->exportRequestButton()->isVisibleTo(panel));
+        QVERIFY(w.findChild<QAction*>(QStringLiteral("exportProbeRequestAction")));
+        int at = -1;
+        for (int i = 0; i < w.document()->count(); ++i)
+            if (w.document()->layout(i).name == kSwizzled.toStdString()) at = i;
+        QVERIFY(at >= 0);
+        const ts::DocLayout& l = w.document()->layout(at);
+        RunSpec spec;
+        spec.layoutName = kSwizzled;
+        spec.mappingText = QString::fromStdString(l.text);
+        spec.dtype = QStringLiteral("float16");
+        spec.access = QStringLiteral("stmatrix:x4");
+        ctl->settings().timeoutS = 120;
+        const QString gui = dir_.path() + QStringLiteral("/gui-request.json");
+        const QString cli = dir_.path() + QStringLiteral("/cli-request.json");
+        QVERIFY(exportProbeRequestTo(ctl, panel, spec, gui));
+        const ts::ProcessResult r = ts::runProcess(
+            {TILESCOPE_CLI, "probe-request", l.text, "--name", kSwizzled.toStdString(), "--access",
+             "stmatrix:x4", "--dtype", "float16", "--run-timeout", "120", "-o", cli.toStdString()},
+            {}, 60);
+        QCOMPARE(r.exit_code, 0);
+        QFile a(gui), b(cli);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray written = a.readAll();
+        QVERIFY(written.size() > 100);
+        QCOMPARE(written, b.readAll());
+        const QString said = panel->lastRequestMessage();
+        QVERIFY2(said.contains(gui) && said.contains(QStringLiteral("tilescope-probe")) &&
+                     said.contains(QStringLiteral("File ▸ Import Measurements")),
+                 qPrintable(said));
+        QVERIFY(panel->log()->toPlainText().contains(QStringLiteral("File ▸ Import Measurements")));
+        // A fragment is no shared tile: nothing is written and the panel says why.
+        spec.mappingText =
+            QStringLiteral("T.Fragment([8, 8], forward_thread_fn=lambda i, j: i * 4 + j // 2, "
+                           "forward_index_fn=lambda i, j: j % 2)");
+        const QString bad = dir_.path() + QStringLiteral("/fragment-request.json");
+        QVERIFY(!exportProbeRequestTo(ctl, panel, spec, bad));
+        QVERIFY(!QFile::exists(bad));
+        QVERIFY2(panel->lastRequestMessage().startsWith(QStringLiteral("Cannot write a request")),
+                 qPrintable(panel->lastRequestMessage()));
+        // The no-GPU message points at the headless path.
+        const QString noGpu = RunController::messageForExit(RunTarget::LocalGpu, 3, {});
+        QVERIFY2(noGpu.contains(QStringLiteral("Export Probe Request")) &&
+                     noGpu.contains(QStringLiteral("File ▸ Import Measurements")),
+                 qPrintable(noGpu));
     }
 
     // Dropping a probe result imports it; it is not opened as a project.

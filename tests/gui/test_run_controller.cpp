@@ -137,8 +137,8 @@ private slots:
     void lostSshConnection() {
         QTemporaryDir bin;
         writeScript(bin.path(), QStringLiteral("ssh"),
-                    "#!/bin/sh\ncat >/dev/null\necho 'ssh: connect to host gpu-box port 22: "
-                    "Connection refused' >&2\nexit 255\n");
+                    "#!/bin/sh\ncat >/dev/null\necho 'client_loop: send disconnect: Broken "
+                    "pipe' >&2\nexit 255\n");
         const QByteArray oldPath = qgetenv("PATH");
         qputenv("PATH", bin.path().toLocal8Bit() + ':' + oldPath);
         RunController c;
@@ -152,13 +152,49 @@ private slots:
         qputenv("PATH", oldPath);
         const QString msg = failed.first().at(0).toString();
         QVERIFY2(msg.startsWith(QStringLiteral("Lost connection")), qPrintable(msg));
-        QVERIFY(failed.first().at(1).toString().contains(QStringLiteral("Connection refused")));
+        QVERIFY(failed.first().at(1).toString().contains(QStringLiteral("Broken pipe")));
         const QStringList a = c.arguments();
         QVERIFY(a.contains(QStringLiteral("BatchMode=yes")));
         QVERIFY(a.contains(QStringLiteral("ConnectTimeout=7")));
         QCOMPARE(a.at(a.size() - 3), QStringLiteral("me@gpu-box"));
         QCOMPARE(a.at(a.size() - 2), QStringLiteral("--"));
         QCOMPARE(a.last(), QStringLiteral("/opt/tilescope/bin/tilescope-probe"));
+    }
+
+    // ssh exits 255 for every failure of its own: a host that does not resolve made no
+    // connection, and says so (the newcomer's "Lost connection" for a typo in the host).
+    void sshFailuresSayWhatSshSaid() {
+        const struct {
+            const char* said;
+            const char* expect;
+        } cases[] = {
+            {"ssh: Could not resolve hostname gpu-box: Name or service not known",
+             "Could not resolve host 'gpu-box': ssh found no address"},
+            {"ssh: connect to host gpu-box port 22: Connection refused",
+             "The remote machine 'gpu-box' refused the connection"},
+            {"me@gpu-box: Permission denied (publickey).", "could not log in"},
+        };
+        for (const auto& k : cases) {
+            QTemporaryDir bin;
+            writeScript(bin.path(), QStringLiteral("ssh"),
+                        QByteArray("#!/bin/sh\ncat >/dev/null\necho '") + k.said +
+                            "' >&2\nexit 255\n");
+            const QByteArray oldPath = qgetenv("PATH");
+            qputenv("PATH", bin.path().toLocal8Bit() + ':' + oldPath);
+            RunController c;
+            c.settings().sshHost = QStringLiteral("gpu-box");
+            c.settings().sshUser = QStringLiteral("me");
+            c.settings().sshRemoteProbe = QStringLiteral("/opt/tilescope/bin/tilescope-probe");
+            QSignalSpy failed(&c, &RunController::failed);
+            QVERIFY(c.start(RunTarget::Ssh, spec()));
+            QVERIFY(failed.wait(20000));
+            qputenv("PATH", oldPath);
+            const QString msg = failed.first().at(0).toString();
+            QVERIFY2(msg.contains(QLatin1String(k.expect)), qPrintable(msg));
+            QVERIFY2(!msg.contains(QStringLiteral("Lost connection")), qPrintable(msg));
+            // ssh's own line stays in the log.
+            QVERIFY(failed.first().at(1).toString().contains(QLatin1String(k.said)));
+        }
     }
 
     void sshSettingsCannotInjectOptionsOrShell() {

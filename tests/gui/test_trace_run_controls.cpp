@@ -17,6 +17,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListView>
 #include <QPlainTextEdit>
@@ -237,8 +238,12 @@ private slots:
         RunRecord compiled = record(QStringLiteral("row-major 32x64"), true,
                                     QStringLiteral("compiled with nvrtc"), 8);
         compiled.compileOnly = true;
+        compiled.pattern = QStringLiteral("ldmatrix:x4");
         h.add(compiled);
-        h.add(record(QStringLiteral("swizzled 32x64"), true, QStringLiteral("agree"), 4));
+        RunRecord lanes =
+            record(QStringLiteral("row-major 32x64"), true, QStringLiteral("agree"), 4);
+        lanes.pattern = QStringLiteral("lanes:lambda t: (t % 16, 8 * (t // 16))");
+        h.add(lanes);
         QCOMPARE(h.headerData(RunHistoryModel::Status, Qt::Horizontal, Qt::DisplayRole).toString(),
                  QStringLiteral("Status"));
         auto status = [&](int row) {
@@ -258,8 +263,22 @@ private slots:
                  QStringLiteral("compiled"));
         // Bars: the successful runs only, numbered among them.
         panel.rebuildChart();
-        QCOMPARE(panel.chartCategories(), QStringList({QStringLiteral("1 row-major 32x…"),
-                                                       QStringLiteral("2 swizzled 32x64")}));
+        // Two runs of one layout: their labels tell the patterns apart (layout, then pattern).
+        QCOMPARE(panel.chartCategories(),
+                 QStringList({QStringLiteral("1 row-major 32x64<br>ldmatrix:x4"),
+                              QStringLiteral("2 row-major 32x64<br>lanes:λt: (t % 16, 8 …")}));
+        QCOMPARE(runChartLabel(7, QStringLiteral("full-bank 128B swizzle 16x64 fp16"),
+                               QStringLiteral("stmatrix:x4")),
+                 QStringLiteral("7 full-bank 128B …<br>stmatrix:x4"));
+        // The history's headers are read whole: each column at least as wide as its header.
+        panel.show();
+        panel.resize(900, 400);
+        QHeaderView* hh = panel.table()->horizontalHeader();
+        for (int c = 0; c < RunHistoryModel::ColumnCount; ++c) {
+            const QString t = h.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            QTRY_VERIFY2(hh->sectionSize(c) >= hh->fontMetrics().horizontalAdvance(t),
+                         qPrintable(t));
+        }
     }
 
     void compileOnlyAndProbeOutputInLog() {

@@ -23,15 +23,19 @@
 #include <QPointer>
 #include <QStatusBar>
 
+#include <algorithm>
 #include <memory>
 
 namespace tsw {
 
-QString ImportReport::summary() const {
+QString ImportReport::headline() const {
     QString s = QStringLiteral("Imported %1 measurement%2").arg(added).arg(added == 1 ? "" : "s");
-    if (!problems.isEmpty())
-        s += QStringLiteral("; %1 not imported: %2").arg(problems.size()).arg(problems.first());
+    if (!problems.isEmpty()) s += QStringLiteral("; %1 not imported").arg(problems.size());
     return s;
+}
+
+QString ImportReport::summary() const {
+    return problems.isEmpty() ? headline() : headline() + QStringLiteral(": ") + problems.first();
 }
 
 namespace {
@@ -63,6 +67,28 @@ RunRecord recordOf(const ts::Measurement& m, const QString& layout, const QStrin
     r.ncuVersion = QString::fromStdString(m.ncu_version);
     r.source = file;
     return r;
+}
+
+// Why a file's results for one layout were not imported, and what to do: they belong to the
+// project that has that layout (a result records the layout's name and text, not its project).
+QString unmatchedText(const QString& file, const QString& layout, const QStringList& patterns,
+                      const QString& nameMismatch) {
+    const QString what = patterns.size() == 1
+                             ? QStringLiteral("%1 was measured on layout '%2' (%3)")
+                                   .arg(file, layout, patterns.first())
+                             : QStringLiteral("%1 holds %2 measurements of layout '%3' (%4)")
+                                   .arg(file)
+                                   .arg(patterns.size())
+                                   .arg(layout, patterns.join(QStringLiteral(", ")));
+    if (!nameMismatch.isEmpty())
+        return what + QStringLiteral(", but this project's '%1' is not the layout it measured: "
+                                     "%2. Open the project it was measured on, or give '%1' "
+                                     "the text it was measured with, then import again.")
+                          .arg(layout, nameMismatch);
+    return what + QStringLiteral(", which this project does not have (no layout of that name, "
+                                 "and none with the same addresses). Open the project it was "
+                                 "measured on (the one with layout '%1'), then import again.")
+                      .arg(layout);
 }
 
 } // namespace
@@ -102,6 +128,10 @@ ImportReport importMeasurements(FeatureHost* host, const QStringList& files) {
             rep.problems << QString::fromUtf8(e.what());
             continue;
         }
+        // Results this project has no layout for, per layout they were measured on: said once
+        // per file and layout, not once per pattern.
+        std::vector<std::pair<std::string, QStringList>> unmatched; // layout -> patterns
+        std::vector<std::string> reasons;                           // per unmatched layout
         for (const ts::Measurement& m : ms) {
             // The layout it names first (fast and the usual case), then every other layout: a
             // renamed layout still matches by its addresses.
@@ -111,7 +141,7 @@ ImportReport importMeasurements(FeatureHost* host, const QStringList& files) {
             for (int i = 0; i < doc->count(); ++i)
                 if (doc->layout(i).name != m.layout) order.push_back(i);
             int found = -1;
-            std::string why;
+            std::string why; // only the reason of the layout of the measured name helps
             for (int i : order) {
                 const std::string problem =
                     ts::measurementMismatch(m, doc->layout(i).name, doc->layout(i).text);
@@ -119,12 +149,17 @@ ImportReport importMeasurements(FeatureHost* host, const QStringList& files) {
                     found = i;
                     break;
                 }
-                if (why.empty() || doc->layout(i).name == m.layout) why = problem;
+                if (doc->layout(i).name == m.layout && why.empty()) why = problem;
             }
             if (found < 0) {
-                rep.problems << QStringLiteral("%1: '%2' matches no layout of this project (%3)")
-                                    .arg(name, QString::fromStdString(m.name),
-                                         QString::fromStdString(why));
+                auto it = std::find_if(unmatched.begin(), unmatched.end(),
+                                       [&](const auto& u) { return u.first == m.layout; });
+                if (it == unmatched.end()) {
+                    unmatched.push_back({m.layout, {}});
+                    reasons.push_back(why);
+                    it = unmatched.end() - 1;
+                }
+                it->second << QString::fromStdString(m.access);
                 continue;
             }
             history->add(recordOf(m, QString::fromStdString(doc->layout(found).name), name));
@@ -132,6 +167,9 @@ ImportReport importMeasurements(FeatureHost* host, const QStringList& files) {
             lastLayout = found;
             lastAccess = QString::fromStdString(m.access);
         }
+        for (std::size_t u = 0; u < unmatched.size(); ++u)
+            rep.problems << unmatchedText(name, QString::fromStdString(unmatched[u].first),
+                                          unmatched[u].second, QString::fromStdString(reasons[u]));
     }
     if (lastLayout >= 0) {
         doc->setActive(lastLayout);
@@ -181,7 +219,7 @@ void installMeasurementImport(FeatureHost* host, RunHistoryModel* history) {
         const ImportReport rep = importMeasurements(host, files);
         if (!rep.problems.isEmpty())
             QMessageBox::warning(w, QStringLiteral("Import measurements"),
-                                 rep.summary() + QStringLiteral("\n\n") +
+                                 rep.headline() + QStringLiteral(".\n\n") +
                                      rep.problems.join(QStringLiteral("\n\n")));
     });
     // After Export View: the file commands that move results in and out of the project.

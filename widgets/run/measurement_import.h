@@ -14,8 +14,11 @@ class RunHistoryModel;
 
 struct ImportReport {
     int added = 0;
-    QStringList problems; // one line per file or pattern that was not imported, saying why
-    QString summary() const;
+    // One paragraph per file and measured layout that was not imported: which layout it was
+    // measured on, why it does not match here, and what to do.
+    QStringList problems;
+    QString headline() const; // "Imported 0 measurements; 1 not imported"
+    QString summary() const;  // the headline and the first problem (the status bar)
 };
 
 // Adds File > Import Measurements… and keeps `history` and the project's runs in step (a

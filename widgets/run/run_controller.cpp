@@ -3,6 +3,7 @@
 
 #include "tilescope/device/ascend_kernel.h"
 #include "tilescope/device/cann_detect.h"
+#include "tilescope/device/ssh_failure.h"
 #include "tilescope/device/subprocess.h"
 #include "tilescope/device/tilelang_kernel.h"
 #include "tilescope/notation/mapping.h"
@@ -131,8 +132,14 @@ QString RunController::sshSettingsProblem(const RunSettings& s) {
     return {};
 }
 
-QString RunController::messageForExit(RunTarget t, int code, const QString& probeError) {
+QString RunController::messageForExit(RunTarget t, int code, const QString& probeError,
+                                      const QString& sshStderr, const QString& host) {
     const QString detail = probeError.isEmpty() ? QString() : QStringLiteral("\n\n") + probeError;
+    if (t == RunTarget::Ssh && code == 255) {
+        // ssh exits 255 for all of its own failures: its message says which one it was.
+        const std::string why = ts::sshFailureReason(sshStderr.toStdString(), host.toStdString());
+        if (!why.empty()) return QString::fromStdString(why) + detail;
+    }
     if (t == RunTarget::Ssh && code == 255)
         return QStringLiteral("Lost connection: ssh could not reach the remote machine or the "
                               "connection dropped (ssh exit 255). Check the host, your key "
@@ -151,6 +158,12 @@ QString RunController::messageForExit(RunTarget t, int code, const QString& prob
                               "compiles.")
                    .arg(t == RunTarget::Ssh ? QStringLiteral("the remote machine")
                                             : QStringLiteral("this machine")) +
+               (t == RunTarget::Ssh
+                    ? QString()
+                    : QStringLiteral(" To measure on a GPU machine without this window: Export "
+                                     "Probe Request… (Run menu or this panel), run "
+                                     "tilescope-probe with it there, and bring its result back "
+                                     "with File ▸ Import Measurements….")) +
                detail;
     case 4:
         return QStringLiteral("The generated kernel did not compile (exit 4); the compiler log "
@@ -554,7 +567,7 @@ void RunController::finishProbe(int exitCode, bool crashed) {
                                          ? QStringLiteral("pass")
                                          : QStringLiteral("fail");
             }
-            fail(messageForExit(target_, exitCode, probeError), log);
+            fail(messageForExit(target_, exitCode, probeError, errText, settings_.sshHost), log);
         }
         return;
     }

@@ -99,7 +99,9 @@ public:
     // The probe binary to use; empty when none is found.
     QString resolveProbe() const;
     // Text for a probe exit code (docs/probe.md), with the probe's own error when given.
-    static QString messageForExit(RunTarget t, int code, const QString& probeError);
+    // `sshStderr`, `host`: for ssh's exit 255, what ssh said and to which host (ssh_failure.h).
+    static QString messageForExit(RunTarget t, int code, const QString& probeError,
+                                  const QString& sshStderr = {}, const QString& host = {});
     // Checks the SSH settings (no option injection, a plain remote path); empty when fine.
     static QString sshSettingsProblem(const RunSettings& s);
 

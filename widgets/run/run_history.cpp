@@ -120,6 +120,19 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
+QString runChartLabel(int ordinal, const QString& layout, const QString& pattern) {
+    auto shorten = [](QString t, int n) {
+        t = t.simplified();
+        return t.size() > n ? t.left(n - 1) + QStringLiteral("…") : t;
+    };
+    // A lanes lambda's body tells it apart; its "lanes:lambda t:" prefix does not.
+    QString p = pattern;
+    p.replace(QStringLiteral("lambda "), QStringLiteral("λ"));
+    return QStringLiteral("%1 %2<br>%3")
+        .arg(ordinal)
+        .arg(shorten(layout, 16).toHtmlEscaped(), shorten(p, 22).toHtmlEscaped());
+}
+
 QVariant RunHistoryModel::headerData(int section, Qt::Orientation o, int role) const {
     if (role != Qt::DisplayRole) return {};
     if (o == Qt::Vertical) return section + 1;

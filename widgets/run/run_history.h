@@ -36,6 +36,11 @@ struct RunRecord {
     static RunRecord fromJson(const QJsonObject& o);
 };
 
+// A run's label under its bars in the Run chart: its number, its layout and its access pattern
+// ("4 full-bank 128B… · ldmatrix:x4"), each shortened on its own, so that runs of one layout
+// with different patterns can be told apart; two lines (the chart's labels are rich text).
+QString runChartLabel(int ordinal, const QString& layout, const QString& pattern);
+
 class RunHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/run_panel.h"
+#include "run/probe_request_export.h"
 #include "run/measurement_import.h"
 
 #include "common/feature_bus.h"
@@ -26,6 +27,7 @@
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -46,6 +48,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QValueAxis>
+
+#include <optional>
 
 namespace tsw {
 
@@ -109,6 +113,13 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     cancel_->setObjectName(QStringLiteral("cancelButton"));
     cancel_->setEnabled(false);
     settings_ = new QPushButton(QStringLiteral("Settings…"));
+    // No GPU here (or a headless GPU box): the request goes to the GPU machine as a file and
+    // its result comes back through File > Import Measurements.
+    exportRequest_ = new QPushButton(QStringLiteral("Export Probe Request…"));
+    exportRequest_->setObjectName(QStringLiteral("exportProbeRequest"));
+    exportRequest_->setToolTip(QStringLiteral(
+        "No GPU here? Write the request this Run would send to a file, run tilescope-probe with "
+        "it on the GPU machine, and bring its result back with File ▸ Import Measurements…"));
     progress_ = new QProgressBar;
     progress_->setRange(0, 0);
     progress_->setVisible(false);
@@ -134,6 +145,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     row2->addWidget(compile_);
     row2->addWidget(cancel_);
     row2->addWidget(settings_);
+    row2->addWidget(exportRequest_);
     row2->addWidget(progress_);
     row2->addStretch(1);
     // The status (often a long, wrapped message) gets the panel's whole width on its own row.
@@ -155,6 +167,11 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
     table_->setObjectName(QStringLiteral("runHistory"));
     table_->setModel(history_);
     table_->horizontalHeader()->setStretchLastSection(true);
+    // Every column as wide as its header and its values (the verdict takes the rest), so that
+    // "Predicted wf/instr" and a lanes lambda are read whole.
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(RunHistoryModel::Verdict,
+                                                     QHeaderView::Stretch);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     log_ = new QPlainTextEdit;
     log_->setObjectName(QStringLiteral("runLog"));
@@ -176,6 +193,7 @@ RunPanel::RunPanel(RunController* controller, RunHistoryModel* history, QWidget*
 
     connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(compile_, &QPushButton::clicked, this, &RunPanel::compileRequested);
+    connect(exportRequest_, &QPushButton::clicked, this, &RunPanel::exportRequestRequested);
     connect(cancel_, &QPushButton::clicked, ctl_, &RunController::cancel);
     connect(settings_, &QPushButton::clicked, this, &RunPanel::openSettings);
     connect(ctl_, &RunController::started, this, [this](const QString& d) {
@@ -320,6 +338,18 @@ void RunPanel::inputChanged() {
     state_->invalidateNow();
 }
 
+void RunPanel::showRequestExport(const QString& path, const QString& error) {
+    // The run's status is not replaced by a file written (it keeps its own input): the log says
+    // what was written and what to do next, and the status line points at it.
+    const QString text = error.isEmpty() ? probeRequestNextSteps(path) : error;
+    log_->appendPlainText(text);
+    tabs_->setCurrentWidget(log_);
+    status_->setText(error.isEmpty() ? text.section(QLatin1Char('\n'), 0, 0) +
+                                           QStringLiteral(" Next steps in the Log tab.")
+                                     : error);
+    lastRequestMessage_ = text;
+}
+
 void RunPanel::setBusy(bool busy) {
     progress_->setVisible(busy);
     run_->setEnabled(!busy);
@@ -362,9 +392,7 @@ void RunPanel::rebuildChart() {
             time->append(double(k), t);
             maxT = std::max(maxT, t);
         }
-        QString name = r.layout;
-        if (name.size() > 14) name = name.left(13) + QStringLiteral("…");
-        cats << QStringLiteral("%1 %2").arg(ordinal[std::size_t(rows[k])]).arg(name);
+        cats << runChartLabel(ordinal[std::size_t(rows[k])], r.layout, r.pattern);
     }
     auto* bars = new QBarSeries;
     bars->append(pred);
@@ -550,6 +578,14 @@ void showAscendFootprint(DocumentModel* doc, RunPanel* panel) {
 }
 } // namespace
 
+bool exportProbeRequestTo(RunController* ctl, RunPanel* panel, const RunSpec& spec,
+                          const QString& path) {
+    QString err;
+    const bool ok = writeProbeRequest(spec, ctl->settings(), path, &err);
+    panel->showRequestExport(ok ? path : QString(), err);
+    return ok;
+}
+
 QDockWidget* installRunUi(FeatureHost* host) {
     QMainWindow* w = host->hostWindow();
     DocumentModel* doc = host->document();
@@ -576,14 +612,11 @@ QDockWidget* installRunUi(FeatureHost* host) {
     w->addDockWidget(Qt::BottomDockWidgetArea, dock);
     dock->hide(); // the grid gets the room; Run (F5) brings the panel up
 
-    auto runNow = [doc, ctl, panel, dock](bool compileOnly) {
-        dock->show();
-        dock->raise();
+    // The spec Run, Compile Only and Export Probe Request use: the active layout with the
+    // panel's access (fitted to the layout first while "fit the layout" is ticked).
+    auto specNow = [doc, panel]() -> std::optional<RunSpec> {
         const ts::DocLayout* l = doc->activeLayout();
-        if (!l) {
-            emit ctl->failed(QStringLiteral("No layout to run: add or select one."), {});
-            return;
-        }
+        if (!l) return std::nullopt;
         // Fit the access to the shared layout, as the bank panel does (a fragment, or text
         // with an error, is left to the controller, which says what is wrong).
         if (panel->fitAccess()) {
@@ -600,6 +633,17 @@ QDockWidget* installRunUi(FeatureHost* host) {
         spec.vector = panel->vector();
         spec.ascendBackend = panel->ascendBackend();
         spec.ascendChip = panel->ascendChip();
+        return spec;
+    };
+    auto runNow = [ctl, panel, dock, specNow](bool compileOnly) {
+        dock->show();
+        dock->raise();
+        std::optional<RunSpec> made = specNow();
+        if (!made) {
+            emit ctl->failed(QStringLiteral("No layout to run: add or select one."), {});
+            return;
+        }
+        RunSpec spec = *made;
         panel->setRunInput(
             QStringLiteral("«%1» with %2 (%3)").arg(spec.layoutName, spec.access, spec.dtype));
         spec.compileOnly = compileOnly;
@@ -607,6 +651,26 @@ QDockWidget* installRunUi(FeatureHost* host) {
     };
     QObject::connect(panel, &RunPanel::runRequested, w, [runNow] { runNow(false); });
     QObject::connect(panel, &RunPanel::compileRequested, w, [runNow] { runNow(true); });
+    auto exportNow = [w, ctl, panel, dock, specNow] {
+        dock->show();
+        dock->raise();
+        const std::optional<RunSpec> spec = specNow();
+        if (!spec) {
+            panel->showRequestExport({}, QStringLiteral("No layout to export: add or select one."));
+            return;
+        }
+        QString base = spec->layoutName;
+        for (QChar& ch : base)
+            if (!ch.isLetterOrNumber() && ch != QLatin1Char('-')) ch = QLatin1Char('_');
+        const QString path = QFileDialog::getSaveFileName(
+            w, QStringLiteral("Export probe request"),
+            w->property("exportStartDirectory").toString() + QLatin1Char('/') + base +
+                QStringLiteral("-request.json"),
+            QStringLiteral("tilescope-probe request (*.json)"));
+        if (path.isEmpty()) return;
+        exportProbeRequestTo(ctl, panel, *spec, path);
+    };
+    QObject::connect(panel, &RunPanel::exportRequestRequested, w, exportNow);
     // The last run's status describes the layout it ran; any change of that input marks it.
     QObject::connect(doc, &DocumentModel::textChanged, panel, [doc, panel](int i) {
         if (i == doc->active()) panel->inputChanged();
@@ -653,6 +717,10 @@ QDockWidget* installRunUi(FeatureHost* host) {
     compileAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
     compileAct->setToolTip(panel->compileButton()->toolTip());
     QObject::connect(compileAct, &QAction::triggered, w, [runNow] { runNow(true); });
+    auto* exportAct = menu->addAction(QStringLiteral("Export Probe &Request…"));
+    exportAct->setObjectName(QStringLiteral("exportProbeRequestAction"));
+    exportAct->setToolTip(panel->exportRequestButton()->toolTip());
+    QObject::connect(exportAct, &QAction::triggered, w, exportNow);
     auto* cancelAct = menu->addAction(QStringLiteral("&Cancel Run"));
     cancelAct->setObjectName(QStringLiteral("cancelRunAction"));
     cancelAct->setEnabled(false);

@@ -69,6 +69,11 @@ public:
     QLineEdit* accessEdit() const { return access_; }
     QStringList chartCategories() const;
     QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* exportRequestButton() const { return exportRequest_; }
+    // After Export Probe Request: what was written and how the result comes back (the log), or
+    // why nothing was written.
+    void showRequestExport(const QString& path, const QString& error);
+    QString lastRequestMessage() const { return lastRequestMessage_; }
 
     // The last run's status belongs to its input: marked when the layout, access, dtype or
     // target changes after it (`describe`: what the run was for, set when it starts).
@@ -85,6 +90,7 @@ public slots:
 signals:
     void runRequested();
     void compileRequested();
+    void exportRequestRequested();
     // The target, dtype, back end or chip changed: the Ascend footprint must be recomputed.
     void ascendFootprintStale();
 
@@ -98,7 +104,8 @@ private:
     QLineEdit* access_;
     QCheckBox* fit_;
     QSpinBox* vector_;
-    QPushButton *run_, *compile_, *cancel_, *settings_;
+    QPushButton *run_, *compile_, *cancel_, *settings_, *exportRequest_;
+    QString lastRequestMessage_;
     QProgressBar* progress_;
     QLabel* status_;
     QTabWidget* tabs_;
@@ -117,5 +124,9 @@ QDockWidget* installRunUi(FeatureHost* host);
 // The pieces installRunUi created (null before).
 RunController* runControllerOf(QWidget* w);
 RunPanel* runPanelOf(QWidget* w);
+// Export Probe Request without its file dialog: writes the request for `spec` to `path` and
+// says so in the panel.
+bool exportProbeRequestTo(RunController* ctl, RunPanel* panel, const RunSpec& spec,
+                          const QString& path);
 
 } // namespace tsw
