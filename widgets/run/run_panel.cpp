@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run/run_panel.h"
-#include "run/probe_request_export.h"
 #include "run/measurement_import.h"
+#include "run/probe_request_export.h"
 
 #include "common/feature_bus.h"
 #include "common/feature_host.h"

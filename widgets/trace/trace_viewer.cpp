@@ -1033,19 +1033,18 @@ QDockWidget* installTraceDock(FeatureHost* host) {
     growWhenShown(window, dock, 0.5, 520); // two grids side by side need the height
     FeatureBus* bus = host->bus();
     DocumentModel* doc = host->document();
-    QObject::connect(viewer, &TraceViewer::openInEditor, bus,
-                     [bus, doc, viewer](const QString& name, const QString& text) {
-                         // The window adds the layout and makes it active (at once: one thread),
-                         // so the panel can say which name it got (a taken name is numbered).
-                         emit bus->openLayoutRequested(name, text,
-                                                       QStringLiteral("the inference trace"));
-                         const ts::DocLayout* added = doc ? doc->activeLayout() : nullptr;
-                         if (!added || added->text != text.toStdString()) return;
-                         viewer->showNotice(
-                             QStringLiteral("Added «%1» to the project as a new layout and "
-                                            "selected it in the editor (Edit ▸ Undo removes it).")
-                                 .arg(QString::fromStdString(added->name)));
-                     });
+    QObject::connect(
+        viewer, &TraceViewer::openInEditor, bus,
+        [bus, doc, viewer](const QString& name, const QString& text) {
+            // The window adds the layout and makes it active (at once: one thread),
+            // so the panel can say which name it got (a taken name is numbered).
+            emit bus->openLayoutRequested(name, text, QStringLiteral("the inference trace"));
+            const ts::DocLayout* added = doc ? doc->activeLayout() : nullptr;
+            if (!added || added->text != text.toStdString()) return;
+            viewer->showNotice(QStringLiteral("Added «%1» to the project as a new layout and "
+                                              "selected it in the editor (Edit ▸ Undo removes it).")
+                                   .arg(QString::fromStdString(added->name)));
+        });
     QObject::connect(bus, &FeatureBus::tileLangOutput, viewer,
                      [viewer](const QByteArray& chunk) { viewer->importer()->feedText(chunk); });
     QObject::connect(bus, &FeatureBus::tileLangFinished, viewer,
