@@ -9,13 +9,6 @@ namespace tsw {
 
 namespace {
 
-int indexOf(const DocumentModel* doc, const QString& name) {
-    const std::string n = name.toStdString();
-    for (int i = 0; i < doc->count(); ++i)
-        if (doc->layout(i).name == n) return i;
-    return -1;
-}
-
 // The inputs that decide the numbers (the instruction shown is a view of them).
 bool sameAccess(const ts::AnalysisSettings& a, const ts::AnalysisSettings& b) {
     return a.panel == b.panel && a.access == b.access && a.dtype == b.dtype &&
@@ -36,8 +29,8 @@ bool BankAccessKeeper::isLessonStep(const ts::DocLayout& l) {
     return !l.caption.empty() && l.analysis.panel == "banks";
 }
 
-std::optional<ts::AnalysisSettings> BankAccessKeeper::sessionAccess(const QString& name) const {
-    const auto it = session_.constFind(name);
+std::optional<ts::AnalysisSettings> BankAccessKeeper::sessionAccess(quint64 layout) const {
+    const auto it = session_.constFind(layout);
     if (it == session_.cend()) return std::nullopt;
     return *it;
 }
@@ -58,7 +51,7 @@ QString BankAccessKeeper::differenceFromStep(const ts::DocLayout& l) const {
 }
 
 void BankAccessKeeper::userEdited() {
-    const int i = indexOf(doc_, panel_->sourceName());
+    const int i = doc_->indexOf(panel_->sourceLayout());
     if (i < 0) return; // a layout typed into the panel is not the project's
     ts::AnalysisSettings s;
     if (!panel_->autoAccess()) {
@@ -72,11 +65,10 @@ void BankAccessKeeper::userEdited() {
     const ts::DocLayout& l = doc_->layout(i);
     if (isLessonStep(l)) {
         // The teacher's step stays as authored; the user's access is kept beside it.
-        const QString name = QString::fromStdString(l.name);
         if (s.empty() || sameAccess(s, l.analysis))
-            session_.remove(name);
+            session_.remove(doc_->idAt(i));
         else
-            session_.insert(name, s);
+            session_.insert(doc_->idAt(i), s);
         return;
     }
     if (!s.empty() && l.analysis.panel == "banks") s.step = l.analysis.step;
@@ -89,7 +81,7 @@ void BankAccessKeeper::analysisChanged(int i) {
     // An undo or a redo: the panel shows the layout's analysis as it is now.
     if (writing_) return;
     const ts::DocLayout& l = doc_->layout(i);
-    if (QString::fromStdString(l.name) != panel_->sourceName()) return;
+    if (doc_->idAt(i) != panel_->sourceLayout()) return;
     if (l.analysis.panel != "banks") {
         panel_->setAutoAccess(true);
         return;

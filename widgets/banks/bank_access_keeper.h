@@ -27,7 +27,7 @@ public:
     // A layout whose saved analysis is authored (a lesson step): a caption and a bank analysis.
     static bool isLessonStep(const ts::DocLayout& l);
     // What the user set up for a lesson step in this session (none: the step's own).
-    std::optional<ts::AnalysisSettings> sessionAccess(const QString& layoutName) const;
+    std::optional<ts::AnalysisSettings> sessionAccess(quint64 layout) const; // by LayoutId
     // When the panel analyses lesson step `l` with another access than the step's: a sentence
     // saying so, for the caption; else empty.
     QString differenceFromStep(const ts::DocLayout& l) const;
@@ -38,7 +38,7 @@ private:
 
     BankPanel* panel_;
     DocumentModel* doc_;
-    QHash<QString, ts::AnalysisSettings> session_;
+    QHash<quint64, ts::AnalysisSettings> session_; // by LayoutId: a rename keeps it
     bool writing_ = false;
 };
 

@@ -64,34 +64,32 @@ BankDocks::BankDocks(FeatureHost* host) : QObject(host->hostWindow()) {
     // not (it keeps the last T.Layout it had, named as such). From the moment the active
     // layout's text changes its numbers are marked (they may be about to change), until the
     // evaluation says what the new text is; another project drops them altogether.
+    // The panel names layouts by identity and looks their names up in the document.
+    bank_->setDocument(doc);
     connect(eval, &LayoutEvaluator::requested, this, [this, doc] {
-        const ts::DocLayout* l = doc->activeLayout();
-        if (l) bank_->activeLayoutChanging(QString::fromStdString(l->name));
+        if (doc->activeLayout()) bank_->activeLayoutChanging(doc->activeId());
     });
     connect(doc, &DocumentModel::documentReset, bank_, &BankPanel::resetForProject);
     // The access set up in the panel is kept with the layout it analyses.
     keeper_ = new BankAccessKeeper(bank_, doc, this);
-    connect(doc, &DocumentModel::layoutAboutToBeRemoved, this, [this, doc](int i) {
-        bank_->projectLayoutRemoved(QString::fromStdString(doc->layout(i).name));
-    });
+    connect(doc, &DocumentModel::layoutAboutToBeRemoved, this,
+            [this, doc](int i) { bank_->projectLayoutRemoved(doc->idAt(i)); });
     // Any layout's text, also one that is not active (an undo or a redo changes it there).
     connect(doc, &DocumentModel::textChanged, this, [this, doc](int i) {
-        const ts::DocLayout& l = doc->layout(i);
-        bank_->projectLayoutTextChanged(QString::fromStdString(l.name),
-                                        QString::fromStdString(l.text), i == doc->active());
+        bank_->projectLayoutTextChanged(doc->idAt(i), QString::fromStdString(doc->layout(i).text),
+                                        i == doc->active());
     });
     connect(eval, &LayoutEvaluator::finished, this, [this, doc](const EvalResult& r) {
-        const ts::DocLayout* l = doc->activeLayout();
-        const QString name = l ? QString::fromStdString(l->name) : QString();
+        const LayoutId id = doc->activeId();
         if (r.ok && r.mapping && std::holds_alternative<ts::Layout>(*r.mapping))
-            bank_->setSourceLayout(name, r.text);
+            bank_->setSourceLayout(id, r.text);
         else if (r.ok)
             bank_->setActiveElsewhere(
-                name, QStringLiteral("it is a T.Fragment, which reads or writes a shared tile "
-                                     "(use it as the access: fragment:<text>); the shared tile "
-                                     "is a T.Layout"));
+                id, QStringLiteral("it is a T.Fragment, which reads or writes a shared tile "
+                                   "(use it as the access: fragment:<text>); the shared tile "
+                                   "is a T.Layout"));
         else
-            bank_->setActiveElsewhere(name, QStringLiteral("its text has an error"));
+            bank_->setActiveElsewhere(id, QStringLiteral("its text has an error"));
     });
     // Measured next to predicted on the heat map, and msprof op's UB conflict ratios next to
     // the UB model's prediction.

@@ -211,8 +211,8 @@ BankPanel::BankPanel(QWidget* parent) : QWidget(parent) {
     connect(accessEdit_, &QLineEdit::textEdited, this, [this] { autoBox_->setChecked(false); });
     connect(accessEdit_, &QLineEdit::textChanged, this, &BankPanel::updateControls);
     connect(layoutEdit_, &QLineEdit::textEdited, this, [this] {
-        sourceName_.clear();
-        elsewhere_.clear();
+        sourceId_ = 0;
+        elsewhere_ = false;
         noProjectLayout_ = false;
         updateSource();
     });
@@ -297,56 +297,93 @@ void BankPanel::setLayoutText(const QString& t) {
     layoutEdit_->setText(t);
 }
 bool BankPanel::analysedTextOutdated() const {
-    return !analysedName_.isEmpty() && analysedName_ == sourceName_ &&
+    return analysedId_ != 0 && analysedId_ == sourceId_ &&
            (sourceRemoved_ || analysedText_ != sourceText_);
 }
-void BankPanel::projectLayoutRemoved(const QString& name) {
-    if (name != sourceName_) return;
+void BankPanel::setDocument(const DocumentModel* doc) {
+    if (doc_) disconnect(doc_, nullptr, this, nullptr);
+    doc_ = doc;
+    if (!doc) return;
+    // A rename changes no number, only the words that name the layout: redraw them.
+    connect(doc, &DocumentModel::nameChanged, this, [this] {
+        updateSource();
+        if (staleness_ != Staleness::None) state_->setStaleText(staleWords());
+    });
+    // Before a layout goes, remember its name: the panel may still say whose numbers it shows.
+    connect(doc, &DocumentModel::layoutAboutToBeRemoved, this, [this](int i) {
+        lastNames_.insert(doc_->idAt(i), QString::fromStdString(doc_->layout(i).name));
+    });
+}
+QString BankPanel::nameOf(LayoutId id) const {
+    if (id == 0) return {};
+    if (doc_ && doc_->indexOf(id) >= 0) return doc_->nameOf(id);
+    return lastNames_.value(id);
+}
+QString BankPanel::staleWords() const {
+    switch (staleness_) {
+    case Staleness::Changing:
+        return QStringLiteral("⟳ «%1» is being evaluated: these numbers are for the text named "
+                              "above until it is analysed…")
+            .arg(nameOf(changingId_));
+    case Staleness::OlderText:
+        return sourceRemoved_
+                   ? QStringLiteral("⚠ These numbers are for «%1», which is no longer in the "
+                                    "project.")
+                         .arg(nameOf(analysedId_))
+                   : QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown "
+                                    "above), not for its current text.")
+                         .arg(nameOf(analysedId_));
+    case Staleness::None:
+        break;
+    }
+    return {};
+}
+void BankPanel::projectLayoutRemoved(LayoutId id) {
+    if (id != sourceId_) return;
     sourceRemoved_ = true;
     markIfOlderText();
     updateSource();
 }
-void BankPanel::setSourceLayout(const QString& name, const QString& text) {
-    sourceName_ = name;
+void BankPanel::setSourceLayout(LayoutId id, const QString& text) {
+    sourceId_ = id;
     sourceText_ = text;
     sourceRemoved_ = false;
-    elsewhere_.clear();
-    changingName_.clear();
+    elsewhere_ = false;
+    changingId_ = 0;
     noProjectLayout_ = false;
     if (text != layoutEdit_->text()) {
         layoutEdit_->setText(text); // analyses (debounced, off the UI thread)
     } else {
         // Already analysed under another name (a lesson step applies its saved analysis when it
         // becomes active, before its evaluation names it here): the numbers are this layout's.
-        if (!analysedText_.isEmpty() && analysedText_ == text) analysedName_ = name;
+        if (!analysedText_.isEmpty() && analysedText_ == text) analysedId_ = id;
         reconfirm();
     }
     updateSource();
 }
-void BankPanel::setActiveElsewhere(const QString& name, const QString& why) {
-    elsewhere_ = QStringLiteral("The active layout «%1» is not analysed here: %2")
-                     .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
-    changingName_.clear();
+void BankPanel::setActiveElsewhere(LayoutId id, const QString& why) {
+    elsewhere_ = true;
+    elsewhereId_ = id;
+    elsewhereWhy_ = why;
+    changingId_ = 0;
     reconfirm();
     markIfOlderText();
     updateSource();
 }
-void BankPanel::projectLayoutTextChanged(const QString& name, const QString& text, bool active) {
-    if (name != sourceName_) return;
+void BankPanel::projectLayoutTextChanged(LayoutId id, const QString& text, bool active) {
+    if (id != sourceId_) return;
     sourceText_ = text;
-    if (active || analysedName_ != name) return;
+    if (active || analysedId_ != id) return;
     if (analysedTextOutdated())
         markIfOlderText();
     else
         reconfirm();
     updateSource();
 }
-void BankPanel::activeLayoutChanging(const QString& name) {
-    changingName_ = name;
-    state_->setStaleText(
-        QStringLiteral("⟳ «%1» is being evaluated: these numbers are for the text named "
-                       "above until it is analysed…")
-            .arg(name));
+void BankPanel::activeLayoutChanging(LayoutId id) {
+    changingId_ = id;
+    staleness_ = Staleness::Changing;
+    state_->setStaleText(staleWords());
     state_->invalidate();
     updateSource();
 }
@@ -354,10 +391,14 @@ void BankPanel::resetForProject() {
     debounce_->stop();
     job_.cancel();
     clearResults();
-    sourceName_.clear();
-    elsewhere_.clear();
-    changingName_.clear();
-    analysedName_.clear();
+    sourceId_ = 0;
+    elsewhere_ = false;
+    elsewhereId_ = 0;
+    elsewhereWhy_.clear();
+    changingId_ = 0;
+    analysedId_ = 0;
+    staleness_ = Staleness::None;
+    lastNames_.clear();
     analysedText_.clear();
     sourceText_.clear();
     sourceRemoved_ = false;
@@ -401,13 +442,8 @@ void BankPanel::reconfirm() {
 void BankPanel::markIfOlderText() {
     // Whichever layout is active now: the one analysed has another text than the numbers'.
     if (!tile_ || state_->state() != ResultState::State::Current || !analysedTextOutdated()) return;
-    state_->setStaleText(
-        sourceRemoved_
-            ? QStringLiteral("⚠ These numbers are for «%1», which is no longer in the project.")
-                  .arg(analysedName_)
-            : QStringLiteral("⚠ These numbers are for an earlier text of «%1» (shown above), not "
-                             "for its current text.")
-                  .arg(analysedName_));
+    staleness_ = Staleness::OlderText;
+    state_->setStaleText(staleWords());
     state_->invalidateNow();
 }
 QString BankPanel::sourceText() const {
@@ -451,7 +487,7 @@ bool BankPanel::store() const {
     return storeBox_->isChecked();
 }
 QString BankPanel::sourceName() const {
-    return sourceName_;
+    return nameOf(sourceId_);
 }
 
 int BankPanel::firstStep() const {
@@ -551,6 +587,7 @@ BankInput BankPanel::input() const {
 }
 
 void BankPanel::inputChanged() {
+    staleness_ = Staleness::None;
     state_->setStaleText(QStringLiteral("⟳ analysing the new input…"));
     state_->invalidate();
     // A device measurement belongs to the input it was made for.
@@ -591,7 +628,7 @@ bool BankPanel::apply(quint64 gen, BankAnalysis r) {
     lastOk_ = r.ok;
     if (!r.ok) {
         clearResults();
-        analysedName_.clear();
+        analysedId_ = 0;
         analysedText_.clear();
         error_ = r.error;
         // The hint about "fit the layout" only helps when the access is what does not fit.
@@ -606,7 +643,7 @@ bool BankPanel::apply(quint64 gen, BankAnalysis r) {
         return false;
     }
     lastMessage_.clear();
-    analysedName_ = sourceName_;
+    analysedId_ = sourceId_;
     analysedText_ = layoutEdit_->text();
     const QString key = inputKey();
     cost_ = std::move(r.cost);
@@ -686,9 +723,9 @@ void BankPanel::updateSource() {
         t = QStringLiteral("<b>No T.Layout of this project is analysed yet</b> — select one in "
                            "the layout list, or type a layout below.");
     } else {
-        QString who = sourceName_.isEmpty()
+        QString who = sourceId_ == 0
                           ? QStringLiteral("the layout typed below (not a layout of the project)")
-                          : QStringLiteral("«%1»").arg(sourceName_.toHtmlEscaped());
+                          : QStringLiteral("«%1»").arg(nameOf(sourceId_).toHtmlEscaped());
         // The active layout's text was edited into something this panel cannot analyse: the
         // numbers are for the text named here, not its current one.
         if (tile_ && analysedTextOutdated())
@@ -710,10 +747,11 @@ void BankPanel::updateSource() {
     }
     source_->setText(t);
     QString note;
-    if (!changingName_.isEmpty())
-        note = QStringLiteral("«%1» is being evaluated…").arg(changingName_.toHtmlEscaped());
-    else if (!elsewhere_.isEmpty())
-        note = elsewhere_;
+    if (changingId_ != 0)
+        note = QStringLiteral("«%1» is being evaluated…").arg(nameOf(changingId_).toHtmlEscaped());
+    else if (elsewhere_)
+        note = QStringLiteral("The active layout «%1» is not analysed here: %2")
+                   .arg(nameOf(elsewhereId_).toHtmlEscaped(), elsewhereWhy_.toHtmlEscaped());
     note_->setText(note.isEmpty()
                        ? QString()
                        : QStringLiteral("<span style='color:#92400e'>%1</span>").arg(note));

@@ -15,10 +15,13 @@
 
 #include "banks/bank_analysis.h"
 #include "common/latest_job.h"
+#include "document/documentmodel.h"
 #include "grid/panel_picture.h"
 
 #include "tilescope/banks/access.h"
 
+#include <QHash>
+#include <QPointer>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -54,25 +57,29 @@ public:
 
     void setLayoutText(const QString& text);
     QString layoutText() const;
+    // The project whose layouts the panel names. Layouts are referred to by their LayoutId and
+    // their names looked up here whenever the panel draws (and again on a rename), so a name on
+    // screen is always the layout's current one.
+    void setDocument(const DocumentModel* doc);
     // The layout of the project the panel follows (its name is shown with the results).
-    void setSourceLayout(const QString& name, const QString& text);
+    void setSourceLayout(LayoutId id, const QString& text);
     // The active layout cannot be analysed here (a fragment, or an error): say so next to the
     // layout that is analysed.
-    void setActiveElsewhere(const QString& name, const QString& why);
+    void setActiveElsewhere(LayoutId id, const QString& why);
     QString sourceText() const; // the "Analysing ..." line
     QString noteText() const;   // the note about the active layout under it (may be empty)
     QPushButton* playButton() const { return playButton_; }
     QCheckBox* storeBox() const { return storeBox_; }
     // The active layout's text changed (the evaluator is on it): what is shown may be about to
     // change, so it is marked (after the grace) until the evaluation says what the layout is.
-    void activeLayoutChanging(const QString& name);
+    void activeLayoutChanging(LayoutId id);
     // A layout of the project now has `text` (an edit, an undo or a redo, of the active layout
     // or another): numbers shown for an earlier text of it are marked as such, and are current
     // again when that text comes back. The active layout's evaluation decides for it (analysed
     // again, or marked), so that typing does not flash the mark.
-    void projectLayoutTextChanged(const QString& name, const QString& text, bool active);
+    void projectLayoutTextChanged(LayoutId id, const QString& text, bool active);
     // A layout was removed from the project: numbers shown for it are marked as such.
-    void projectLayoutRemoved(const QString& name);
+    void projectLayoutRemoved(LayoutId id);
     // Another project was opened: nothing shown belongs to it. Results, the layout, the access
     // choice (back to "fit the layout"), store and vector are reset.
     void resetForProject();
@@ -88,7 +95,8 @@ public:
     int vector() const;
     bool store() const;
     // The project layout analysed (empty: a layout typed into the panel, or none).
-    QString sourceName() const;
+    QString sourceName() const; // the followed layout's current name ("" when typed below)
+    LayoutId sourceLayout() const { return sourceId_; } // 0 when typed below
 
     // A measurement from the device next to the prediction on the heat map: wavefronts per
     // instruction as ncu counted them (< 0: not measured), time per wavefront, where, what.
@@ -178,11 +186,22 @@ private:
     QSpinBox* vectorSpin_;
     QCheckBox *storeBox_, *autoBox_;
     QLabel *source_, *note_, *totals_, *stepLabel_, *errorLabel_, *measured_ = nullptr;
-    QString sourceName_, elsewhere_, accessWhy_;
-    QString changingName_;                // the active layout being evaluated (empty: none)
-    QString analysedName_, analysedText_; // what the numbers on screen were computed from
-    QString sourceText_;                  // the text sourceName_ has in the project now
-    bool sourceRemoved_ = false;          // sourceName_ was removed from the project
+    // The layout's current name (the last one it had, once removed from the project).
+    QString nameOf(LayoutId id) const;
+    // The stale marker's words, naming the layouts by their current names.
+    QString staleWords() const;
+    QPointer<const DocumentModel> doc_;
+    mutable QHash<LayoutId, QString> lastNames_; // names of layouts no longer in the project
+    LayoutId sourceId_ = 0;                      // the project layout followed (0: typed below)
+    bool elsewhere_ = false;                     // the active layout is not analysable here
+    LayoutId elsewhereId_ = 0;
+    QString elsewhereWhy_, accessWhy_;
+    LayoutId changingId_ = 0;    // the active layout being evaluated (0: none)
+    LayoutId analysedId_ = 0;    // whose numbers are on screen
+    QString analysedText_;       // the text they were computed from
+    QString sourceText_;         // the text sourceId_ has in the project now
+    bool sourceRemoved_ = false; // sourceId_ was removed from the project
+    enum class Staleness { None, Changing, OlderText } staleness_ = Staleness::None;
     // The numbers are for another text than the one their layout has now.
     bool analysedTextOutdated() const;
     bool noProjectLayout_ = false;  // after a project switch, until a layout arrives

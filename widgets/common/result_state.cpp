@@ -140,6 +140,11 @@ void ResultState::setHidden(bool on) {
         if (v.widget) v.widget->setHidden(on || v.widget->property(kFoldedAway).toBool());
 }
 
+void ResultState::setStaleText(const QString& t) {
+    staleText_ = t;
+    if (state_ == State::Stale) apply();
+}
+
 void ResultState::apply() {
     switch (state_) {
     case State::Empty:

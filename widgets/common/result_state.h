@@ -51,7 +51,9 @@ public:
     // How long the previous result may stay undimmed after invalidate(); < 0: until markStale()
     // (for work that reports its own progress, like the evaluator's slow()).
     void setStaleDelayMs(int ms) { graceMs_ = ms; }
-    void setStaleText(const QString& t) { staleText_ = t; }
+    // Shown at once when the views are already marked stale (the text names a layout that was
+    // renamed meanwhile).
+    void setStaleText(const QString& t);
 
     quint64 invalidate();    // Pending now, Stale after the grace delay
     quint64 invalidateNow(); // Stale at once (the old result belongs to another input)

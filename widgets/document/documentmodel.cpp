@@ -87,15 +87,22 @@ public:
     InsertCmd(DocumentModel* m, int at, ts::DocLayout l, bool insert, const QString& text)
         : m_(m), at_(at), l_(std::move(l)), insert_(insert) {
         setText(text);
+        if (!insert_) id_ = m_->idAt(at_);
     }
-    void undo() override { insert_ ? m_->applyRemove(at_) : m_->applyInsert(at_, l_); }
-    void redo() override { insert_ ? m_->applyInsert(at_, l_) : m_->applyRemove(at_); }
+    // The layout put back (a delete undone, an insert redone) is the same layout: same id.
+    void undo() override {
+        insert_ ? m_->applyRemove(at_) : void(id_ = m_->applyInsert(at_, l_, id_));
+    }
+    void redo() override {
+        insert_ ? void(id_ = m_->applyInsert(at_, l_, id_)) : m_->applyRemove(at_);
+    }
 
 private:
     DocumentModel* m_;
     int at_;
     ts::DocLayout l_;
     bool insert_;
+    LayoutId id_ = 0;
 };
 
 } // namespace
@@ -111,6 +118,7 @@ ts::Document defaultDocument() {
 }
 
 DocumentModel::DocumentModel(QObject* parent) : QObject(parent), doc_(defaultDocument()) {
+    renumber();
     connect(&undo_, &QUndoStack::cleanChanged, this, [this] {
         const bool d = isDirty();
         if (d != lastDirty_) {
@@ -130,6 +138,34 @@ DocumentModel::~DocumentModel() {
 const ts::DocLayout* DocumentModel::activeLayout() const {
     if (doc_.active < 0 || doc_.active >= count()) return nullptr;
     return &doc_.layouts[std::size_t(doc_.active)];
+}
+
+LayoutId DocumentModel::idAt(int i) const {
+    return i >= 0 && i < int(ids_.size()) ? ids_[std::size_t(i)] : 0;
+}
+int DocumentModel::indexOf(LayoutId id) const {
+    if (id == 0) return -1;
+    for (std::size_t i = 0; i < ids_.size(); ++i)
+        if (ids_[i] == id) return int(i);
+    return -1;
+}
+QString DocumentModel::nameOf(LayoutId id) const {
+    const int i = indexOf(id);
+    return i < 0 ? QString() : QString::fromStdString(layout(i).name);
+}
+quint64 DocumentModel::revisionAt(int i) const {
+    return i >= 0 && i < int(revisions_.size()) ? revisions_[std::size_t(i)] : 0;
+}
+quint64 DocumentModel::revisionOf(LayoutId id) const {
+    return revisionAt(indexOf(id));
+}
+void DocumentModel::renumber() {
+    ids_.clear();
+    revisions_.clear();
+    for (std::size_t i = 0; i < doc_.layouts.size(); ++i) {
+        ids_.push_back(nextId_++);
+        revisions_.push_back(nextRevision_++);
+    }
 }
 
 QString DocumentModel::displayName() const {
@@ -218,6 +254,7 @@ void DocumentModel::setActive(int i) {
 
 void DocumentModel::applyText(int i, const QString& text) {
     doc_.layouts[std::size_t(i)].text = text.toStdString();
+    revisions_[std::size_t(i)] = nextRevision_++;
     setActive(i);
     emit textChanged(i);
 }
@@ -234,17 +271,23 @@ void DocumentModel::applyName(int i, const QString& name) {
     doc_.layouts[std::size_t(i)].name = name.toStdString();
     emit nameChanged(i);
 }
-void DocumentModel::applyInsert(int at, const ts::DocLayout& l) {
+LayoutId DocumentModel::applyInsert(int at, const ts::DocLayout& l, LayoutId id) {
     emit layoutAboutToBeInserted(at);
+    if (id == 0) id = nextId_++;
     doc_.layouts.insert(doc_.layouts.begin() + at, l);
+    ids_.insert(ids_.begin() + at, id);
+    revisions_.insert(revisions_.begin() + at, nextRevision_++);
     if (doc_.active >= at) ++doc_.active;
     emit layoutInserted(at);
     doc_.active = -1;
     setActive(at);
+    return id;
 }
 void DocumentModel::applyRemove(int at) {
     emit layoutAboutToBeRemoved(at);
     doc_.layouts.erase(doc_.layouts.begin() + at);
+    ids_.erase(ids_.begin() + at);
+    revisions_.erase(revisions_.begin() + at);
     emit layoutRemoved(at);
     const int a = std::min(at, count() - 1);
     doc_.active = -1;
@@ -272,6 +315,8 @@ void DocumentModel::replaceDocument(const ts::Document& d, const QString& path, 
     doc_ = d;
     if (doc_.layouts.empty()) doc_ = defaultDocument();
     doc_.active = std::clamp(doc_.active, 0, count() - 1);
+    renumber();
+    ++projectSerial_;
     setPath(path);
     undo_.setClean();
     emit documentReset();

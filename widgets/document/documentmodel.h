@@ -12,6 +12,12 @@
 
 namespace tsw {
 
+// A layout's identity for as long as the window runs: it survives renames, moves, edits and a
+// delete undone, and is never reused. Views that name or depict a layout keep its LayoutId and
+// ask the model for the name when they draw, so a rename reaches every view by construction.
+// 0 is no layout.
+using LayoutId = quint64;
+
 class DocumentModel : public QObject {
     Q_OBJECT
 public:
@@ -24,6 +30,19 @@ public:
     int active() const { return doc_.active; }
     const ts::DocLayout* activeLayout() const;
     QUndoStack* undoStack() { return &undo_; }
+
+    // Identity and revision (see LayoutId). A revision changes whenever the layout's text does
+    // (an edit, an undo, a redo, another project): what was computed on one revision (a
+    // highlight, an analysis) belongs to that revision only. Revisions are unique across all
+    // layouts and projects of this model, so a (id, revision) pair never comes back.
+    LayoutId idAt(int i) const;
+    int indexOf(LayoutId id) const;    // -1: not in the project (removed, another project)
+    QString nameOf(LayoutId id) const; // "" when not in the project
+    quint64 revisionAt(int i) const;   // 0 for an index out of range
+    quint64 revisionOf(LayoutId id) const;
+    LayoutId activeId() const { return idAt(active()); }
+    // Which project is open: changes on New, Open and recovery (documentReset), never otherwise.
+    quint64 projectSerial() const { return projectSerial_; }
 
     QString filePath() const { return path_; }
     QString displayName() const; // file name or "Untitled"
@@ -71,7 +90,8 @@ public:
     void applyView(int i, const ts::ViewSettings& v);
     void applyAnalysis(int i, const ts::AnalysisSettings& a);
     void applyName(int i, const QString& name);
-    void applyInsert(int at, const ts::DocLayout& l);
+    // Returns the inserted layout's id: `id` when given (a delete undone keeps its identity).
+    LayoutId applyInsert(int at, const ts::DocLayout& l, LayoutId id = 0);
     void applyRemove(int at);
 
 signals:
@@ -92,7 +112,13 @@ signals:
 private:
     void setPath(const QString& p);
     void setForcedDirty(bool d);
+    void renumber(); // every layout a new id and revision (another project)
     ts::Document doc_;
+    std::vector<LayoutId> ids_;      // parallel to doc_.layouts
+    std::vector<quint64> revisions_; // parallel to doc_.layouts
+    LayoutId nextId_ = 1;
+    quint64 nextRevision_ = 1;
+    quint64 projectSerial_ = 1;
     QUndoStack undo_;
     QString path_;
     bool forcedDirty_ = false;

@@ -79,7 +79,7 @@ GridView::GridView(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void GridView::setModel(GridModel model, bool keepView) {
+void GridView::setModel(GridModel model, bool keepView, Source source) {
     const bool same = keepView && model.rows() == renderer_.model().rows() &&
                       model.cols() == renderer_.model().cols() && !renderer_.model().isEmpty();
     const Highlight h = renderer_.highlight();
@@ -87,8 +87,21 @@ void GridView::setModel(GridModel model, bool keepView) {
     prefetchKey_ = 0;
     const bool hovered = renderer_.hover().has_value();
     renderer_.setModel(std::move(model)); // forgets the hovered cell
-    // A thread/slot highlight stays meaningful across edits of the same grid.
-    renderer_.setHighlight(same ? h : Highlight{});
+    // A thread/slot highlight stays meaningful across edits of the same layout, re-evaluated on
+    // the new revision: one that covers no cell there (the collisions after they were fixed)
+    // would only fade the whole grid, so it goes.
+    bool keep = same && h.active() && source.layout == source_.layout;
+    if (keep) {
+        const GridModel& m = renderer_.model();
+        bool covers = false;
+        for (int r = 0; r < m.rows() && !covers; ++r)
+            for (int c = 0; c < m.cols() && !covers; ++c)
+                covers = m.matches(r, c, h);
+        keep = covers;
+    }
+    source_ = source;
+    if (keep) highlightSource_ = source;
+    renderer_.setHighlight(keep ? h : Highlight{});
     if (!same)
         zoomToFit();
     else
@@ -401,6 +414,7 @@ void GridView::setLegendVisible(bool on) {
 
 void GridView::setHighlight(const Highlight& h) {
     if (h == renderer_.highlight()) return;
+    highlightSource_ = source_; // made on what is shown now
     renderer_.setHighlight(h);
     update();
     emit highlightChanged(h);

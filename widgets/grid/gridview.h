@@ -28,6 +28,13 @@ namespace tsw {
 // The smallest cell label drawn in presenter mode (setPresentation with high contrast), pixels.
 inline constexpr double kPresentationMinLabelPx = 14.0;
 
+// Which layout, at which revision, a grid depicts: the DocumentModel's LayoutId and revision
+// ({0, 0}: no project layout, e.g. a trace's grid).
+struct GridSource {
+    quint64 layout = 0, revision = 0;
+    bool operator==(const GridSource&) const = default;
+};
+
 class GridView : public QWidget {
     Q_OBJECT
 public:
@@ -39,7 +46,14 @@ public:
     const GridModel& model() const { return renderer_.model(); }
 
     // keepView: keep zoom and pan when the grid has the same dimensions (live editing).
-    void setModel(GridModel model, bool keepView = false);
+    // Which layout, at which revision, a model depicts (see GridSource). A highlight belongs to
+    // the revision it was made on: a model of another layout drops it, a new revision of the
+    // same layout keeps it only where it still covers a cell (then it is that revision's).
+    using Source = GridSource;
+    void setModel(GridModel model, bool keepView = false, Source source = {});
+    Source source() const { return source_; }
+    // The revision the highlight was made on (or re-evaluated for); meaningful while active.
+    Source highlightSource() const { return highlightSource_; }
     // A centred message over the grid (too large, no layout); empty to clear.
     void setMessage(const QString& message);
     QString message() const { return message_; }
@@ -166,6 +180,7 @@ private:
     double titleTextWidth() const; // the wider of the title and the subtitle on one line
     double subtitleHeight() const; // the subtitle wrapped to the view's width
 
+    Source source_, highlightSource_;
     GridRenderer renderer_;
     double scale_ = 1;
     QPointF origin_;

@@ -325,7 +325,15 @@ void RunPanel::resetForProject() {
     runFor_.clear();
     status_->clear();
     log_->clear();
+    // The access (typed, imported with measurements, or fitted) and the vector width were the
+    // closed project's: the new project's layout is fitted when it is evaluated or run. The
+    // target and the SSH settings are this machine's, not a project's: they stay.
     fit_->setChecked(true);
+    showFitted(QString(), {});
+    {
+        const QSignalBlocker b(vector_);
+        vector_->setValue(0);
+    }
     state_->clear();
 }
 

@@ -189,7 +189,7 @@ void MainWindow::connectDocument() {
     connect(doc_, &DocumentModel::activeChanged, this, &MainWindow::dropLayoutMessage);
     connect(doc_, &DocumentModel::documentReset, this, &MainWindow::dropLayoutMessage);
     connect(doc_, &DocumentModel::documentReset, this, [this] {
-        shownLayout_ = -1;
+        shownLayout_ = 0;
         onActiveChanged();
         updateTitle();
     });

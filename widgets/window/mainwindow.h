@@ -9,6 +9,7 @@
 #pragma once
 
 #include "common/feature_host.h"
+#include "document/documentmodel.h"
 #include "editor/evaluator.h"
 #include "grid/export_job.h"
 #include "grid/gridmodel.h"
@@ -193,7 +194,9 @@ private:
     QAction *undoAct_, *redoAct_, *legendAct_;
     QAction *undoTbAct_ = nullptr, *redoTbAct_ = nullptr; // toolbar: short labels, full tooltips
     std::shared_ptr<const ts::Mapping> mapping_;
-    int shownLayout_ = -1; // layout index the grid shows (for keep-view decisions)
+    // The layout the grid shows (for keep-view decisions): by identity, since an index moves
+    // when a layout before it is added or removed.
+    LayoutId shownLayout_ = 0;
     bool applyZoom_ = false;
     // The text the grid was last drawn from, and whether the evaluation under way only changes
     // how it is drawn (view or colour), not the text: the banner then says so.

@@ -151,7 +151,7 @@ void Presenter::applyLessonStep() {
     }
     // What the user set up for this step in this session, else the step's own analysis.
     const auto typed = l->analysis.panel == "banks"
-                           ? docks_->accessKeeper()->sessionAccess(QString::fromStdString(l->name))
+                           ? docks_->accessKeeper()->sessionAccess(doc->activeId())
                            : std::nullopt;
     const ts::AnalysisSettings& a = typed ? *typed : l->analysis;
     QDockWidget* dock = nullptr;

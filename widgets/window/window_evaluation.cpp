@@ -23,7 +23,7 @@ void MainWindow::onActiveChanged() {
         eval_->cancel();
         gridState_->clear();
         mapping_.reset();
-        shownLayout_ = -1;
+        shownLayout_ = 0;
         editor_->setText({});
         editor_->clearError();
         grid_->setModel(GridModel());
@@ -47,7 +47,7 @@ void MainWindow::requestEvaluation(bool now) {
     const QString text = QString::fromStdString(l->text);
     const ViewMode v = viewModeFromString(l->view.view);
     const ColorMode c = colorModeFromString(l->view.color);
-    viewOnly_ = shownLayout_ == doc_->active() && text == shownText_ && !shownText_.isEmpty();
+    viewOnly_ = shownLayout_ == doc_->activeId() && text == shownText_ && !shownText_.isEmpty();
     if (now)
         eval_->evaluateNow(text, v, c);
     else
@@ -55,22 +55,25 @@ void MainWindow::requestEvaluation(bool now) {
     // What is on screen now belongs to the previous input. Another layout (or project): marked
     // at once. The same layout edited: marked when the evaluation is slow (eval_->slow), so a
     // quick edit does not flash.
-    if (shownLayout_ != doc_->active())
+    if (shownLayout_ != doc_->activeId())
         gridState_->invalidateNow();
     else
         gridState_->invalidate();
 }
 
 void MainWindow::onEvaluated(const EvalResult& r) {
-    const int active = doc_->active();
+    const LayoutId active = doc_->activeId();
     const bool sameLayout = shownLayout_ == active;
+    // The revision the result depicts: the evaluator runs the newest request, the active
+    // layout's text now, so a result for another text is not published (gridState_).
+    const GridView::Source source{active, doc_->revisionAt(doc_->active())};
     const quint64 gen = gridState_->generation();
     lastEvalMillis_ = r.reused ? r.builtMillis : r.millis;
     lastEvalUnchangedEdit_ = r.reused && sameLayout && r.text != shownText_;
     if (r.ok) {
         mapping_ = r.mapping;
         grid_->setMessage({});
-        grid_->setModel(r.grid, sameLayout && !applyZoom_);
+        grid_->setModel(r.grid, sameLayout && !applyZoom_, source);
         if (applyZoom_ && doc_->activeLayout())
             grid_->setZoomRelative(doc_->activeLayout()->view.zoom);
         applyZoom_ = false;
@@ -111,7 +114,7 @@ void MainWindow::onEvaluated(const EvalResult& r) {
             grid_->setMessage(r.tooLarge
                                   ? r.error
                                   : QStringLiteral("This layout has an error:\n%1").arg(r.error));
-            shownLayout_ = r.tooLarge ? active : -1;
+            shownLayout_ = r.tooLarge ? active : 0;
             details_->setLayoutSummary({}, {});
         }
         gridState_->fail(gen, r.error);

@@ -3,6 +3,8 @@
 // (the picture written off the UI thread by ExportJob).
 #include "window/mainwindow.h"
 
+#include "common/export_refusal.h"
+#include "common/result_state.h"
 #include "document/documentmodel.h"
 #include "editor/mappingeditor.h"
 #include "grid/export_dialog.h"
@@ -76,9 +78,10 @@ void MainWindow::copyAsTileLang() {
 }
 
 bool MainWindow::exportView(const QString& path, double scale) {
-    if (grid_->model().isEmpty()) {
-        showError(QStringLiteral("Nothing to export"),
-                  QStringLiteral("There is no valid layout to export."));
+    if (const QString no =
+            exportRefusal(gridState_->state(), grid_->model().isEmpty(), gridState_->errorText());
+        !no.isEmpty()) {
+        showError(QStringLiteral("Not exported"), no);
         return false;
     }
     GridRenderer::Style s;
@@ -111,6 +114,12 @@ void MainWindow::exportViewDialog() {
         if (exportJob_->dialog()) exportJob_->dialog()->raise();
         return;
     }
+    if (const QString no =
+            exportRefusal(gridState_->state(), grid_->model().isEmpty(), gridState_->errorText());
+        !no.isEmpty()) {
+        showError(QStringLiteral("Not exported"), no);
+        return;
+    }
     QString base =
         QString::fromStdString(doc_->activeLayout() ? doc_->activeLayout()->name : "layout");
     // A file name from the layout's name: letters, digits, '-', '.', '_' (no commas or slashes).
@@ -131,9 +140,10 @@ void MainWindow::exportViewDialog() {
 }
 
 bool MainWindow::startExport(const QString& path, double scale) {
-    if (grid_->model().isEmpty()) {
-        showError(QStringLiteral("Nothing to export"),
-                  QStringLiteral("There is no valid layout to export."));
+    if (const QString no =
+            exportRefusal(gridState_->state(), grid_->model().isEmpty(), gridState_->errorText());
+        !no.isEmpty()) {
+        showError(QStringLiteral("Not exported"), no);
         return false;
     }
     if (exportJob_ && exportJob_->running()) return false;
