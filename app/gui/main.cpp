@@ -9,6 +9,8 @@
 // (single_instance.h); --new-window opens another window instead.
 #include "bench_first_open.h"
 #include "common/result_state.h"
+#include "document/action_trail.h"
+#include "document/crash_report.h"
 #include "document/documentmodel.h"
 #include "document/recovery.h"
 #include "editor/evaluator.h"
@@ -20,6 +22,7 @@
 #include "trace/trace_viewer.h"
 #include "window/mainwindow.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -29,6 +32,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
 #include <QSettings>
@@ -36,7 +40,9 @@
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <sys/resource.h>
 
@@ -376,7 +382,13 @@ int main(int argc, char** argv) {
         }
     }
 
+    // A crash leaves a report next to the autosave (the next start offers both), naming what
+    // the user did last: the menu bar's commands, clicked or by shortcut.
+    if (!tsw::crash::install(tsw::RecoveryManager::directory(), QStringLiteral(TILESCOPE_VERSION)))
+        std::fprintf(stderr, "tilescope: cannot create %s: no crash report will be written\n",
+                     qPrintable(tsw::RecoveryManager::directory()));
     tsw::MainWindow w;
+    tsw::trailMenuActions(w.menuBar());
     // SIGTERM is a normal end, not a crash (termination.h): the session ends without asking and
     // leaves no recovery file. exit() rather than quit(): quit() would close the window, whose
     // close event asks about unsaved changes; exit() also ends a modal dialog's loop that runs.
@@ -463,6 +475,9 @@ int main(int argc, char** argv) {
                 }
             return;
         }
+        // Crash reports are offered with the recovery prompt: listed here, not shown.
+        for (const tsw::crash::Report& r : tsw::crash::pending(tsw::RecoveryManager::directory()))
+            std::printf("tilescope: crash report %s\n", qPrintable(r.file));
         const QList<tsw::RecoveryEntry> entries = tsw::RecoveryManager::pending();
         if (entries.isEmpty()) {
             std::printf("tilescope: nothing to recover\n");
@@ -476,6 +491,26 @@ int main(int argc, char** argv) {
                 tsw::RecoveryManager::discard(e);
         std::fflush(stdout);
     });
+    // TILESCOPE_TEST_CRASH=segv|abort (tests/gui/test_crash_report.cpp): once started, trigger
+    // the menu bar's actions named in TILESCOPE_TEST_ACTIONS (texts without '&', ';' between),
+    // as a user's clicks would, then die of that signal.
+    if (qEnvironmentVariableIsSet("TILESCOPE_TEST_CRASH"))
+        QTimer::singleShot(500, &w, [&w] {
+            const QStringList wanted = qEnvironmentVariable("TILESCOPE_TEST_ACTIONS")
+                                           .split(QLatin1Char(';'), Qt::SkipEmptyParts);
+            for (const QString& name : wanted)
+                for (QAction* a : w.findChildren<QAction*>())
+                    if (QString(a->text()).remove(QLatin1Char('&')) == name && !a->menu() &&
+                        !a->associatedObjects().isEmpty()) {
+                        a->trigger();
+                        break;
+                    }
+            std::printf("tilescope: crashing now\n");
+            std::fflush(stdout);
+            if (qEnvironmentVariable("TILESCOPE_TEST_CRASH") == QLatin1String("abort"))
+                std::abort();
+            std::raise(SIGSEGV);
+        });
     if (qEnvironmentVariableIsSet("TILESCOPE_TEST_EDIT"))
         QTimer::singleShot(0, &w, [&w] {
             if (w.document()->count() == 0) return;

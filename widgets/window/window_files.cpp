@@ -4,6 +4,7 @@
 #include "window/mainwindow.h"
 
 #include "common/install_paths.h"
+#include "document/crash_dialog.h"
 #include "document/documentmodel.h"
 #include "document/recent_files.h"
 #include "document/recovery.h"
@@ -274,6 +275,7 @@ bool MainWindow::recoverFrom(const RecoveryEntry& e) {
 }
 
 void MainWindow::offerRecovery() {
+    offerCrashReports(this, RecoveryManager::directory()); // what a crash left, if any
     const QList<RecoveryEntry> entries = RecoveryManager::pending();
     if (entries.isEmpty()) return;
     const RecoveryEntry& e = entries.first();
