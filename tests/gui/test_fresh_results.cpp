@@ -254,12 +254,17 @@ private slots:
         RunPanel* panel = runPanelOf(&w);
         RunController* ctl = runControllerOf(&w);
         QVERIFY(panel && ctl);
-        panel->setRunInput(QStringLiteral("«gemm 8x8 fragment» with ldmatrix:x4 (float16)"));
+        panel->setRunInput(w.document()->idAt(0), QStringLiteral("with ldmatrix:x4 (float16)"));
         emit ctl->failed(QStringLiteral("No CUDA driver or GPU on this machine"), {});
         QCOMPARE(panel->resultState()->state(), ResultState::State::Current);
         w.document()->setText(0, QStringLiteral("make_gemm_c_fragment((32, 32), 128)"));
         QCOMPARE(panel->resultState()->state(), ResultState::State::Stale);
         QVERIFY(panel->resultState()->markerText().contains(QStringLiteral("gemm 8x8 fragment")));
+        // The mark names the layout as it is called now.
+        w.document()->rename(0, QStringLiteral("smem A tile"));
+        QVERIFY2(panel->resultState()->markerText().contains(QStringLiteral("«smem A tile» with")),
+                 qPrintable(panel->resultState()->markerText()));
+        QVERIFY(!panel->resultState()->markerText().contains(QStringLiteral("gemm 8x8")));
     }
 
     // Run on a layout the default access does not fit (8 rows): the run fits it, as the bank

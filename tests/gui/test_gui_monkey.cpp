@@ -17,6 +17,14 @@
 //  - the trace viewer's event, conflict, problem and line counts are core's parse of the log
 //    the monkey loaded last, and a conflict's difference counts are core's diff of the two
 //    layouts of the event selected in its list.
+// And a screen audit, of what names or depicts the document wherever it is shown:
+//  - every visible label that names a layout («name») names a layout of the project by its
+//    current name (the monkey renames layouts through the list, as F2 does);
+//  - a highlight on the grid belongs to the revision of the active layout the grid shows, and
+//    covers at least one of its cells;
+//  - a file exported (Export View) is exactly the picture of the current text's layout, or the
+//    export is refused while the grid shows another (an error's last valid layout);
+//  - after File > New or Open, the Run panel shows no access of the closed project.
 // Any Qt warning (a dangling object, a bad connection, a painter on a dead device) fails it.
 // TILESCOPE_MONKEY_STEPS / TILESCOPE_MONKEY_SEED run it longer or from another seed
 // (docs/hardening.md, `make monkey-long`); the default is a short seeded run for CI.
@@ -29,12 +37,17 @@
 #include "editor/evaluator.h"
 #include "editor/mappingeditor.h"
 #include "grid/gridview.h"
+#include "run/run_panel.h"
 #include "trace/trace_viewer.h"
 #include "window/detailspane.h"
 #include "window/mainwindow.h"
 #include "window/window_panels.h"
 
+#include "grid/gridrenderer.h"
+
+#include "tilescope/banks/access.h"
 #include "tilescope/layout/layout_diff.h"
+#include "tilescope/notation/mapping.h"
 #include "tilescope/trace/dump.h"
 
 #include <QAction>
@@ -58,6 +71,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QUrl>
@@ -200,6 +214,15 @@ class TestGuiMonkey : public QObject {
         checkedHover_ = 0, checkedHighlight_ = 0;
     // How often a drag moved what it dragged.
     int pans_ = 0, separatorDrags_ = 0, panelsOpened_ = 0;
+    // The screen audit's counts: labels naming a layout, highlights checked against their
+    // revision, exports compared (and refused), Run panels checked after New/Open, renames.
+    int checkedNames_ = 0, checkedHighlightRevision_ = 0, checkedExports_ = 0, refusedExports_ = 0,
+        checkedRunReset_ = 0, renames_ = 0;
+    quint64 projectSerial_ = 0; // the project the audit saw last (DocumentModel::projectSerial)
+    QTemporaryDir exportDir_;
+    QString exported_; // the file the last export step wrote ("" when none)
+    bool exportRefused_ = false;
+    QString exportRefusedState_; // the grid's state when the export was asked for
 
     static BankPanel* bankPanel(MainWindow& w) { return w.findChild<BankPanel*>(); }
     static QDockWidget* dockOf(QWidget* inside) {
@@ -516,11 +539,140 @@ class TestGuiMonkey : public QObject {
         return {};
     }
 
+    // Every visible label that names a layout («name») names one of the project, as it is
+    // called now. Found generically: any label in any window, by its guillemets.
+    QString nameViolation(MainWindow& w) {
+        QSet<QString> names;
+        for (int i = 0; i < w.document()->count(); ++i)
+            names.insert(QString::fromStdString(w.document()->layout(i).name));
+        static const QRegularExpression re(QStringLiteral("«([^»]*)»"));
+        for (QWidget* top : QApplication::topLevelWidgets()) {
+            if (!top->isVisible()) continue;
+            for (QLabel* l : top->findChildren<QLabel*>()) {
+                if (!l->isVisible()) continue;
+                const QString t = plain(l->text());
+                // Said of a layout that is gone, by the name it had: true as written.
+                if (t.contains(QLatin1String("no longer in the project")) ||
+                    t.contains(QLatin1String("removed from the project")))
+                    continue;
+                for (auto it = re.globalMatch(t); it.hasNext();) {
+                    const QString n = it.next().captured(1);
+                    if (!names.contains(n))
+                        return QStringLiteral("label '%1' names «%2», which no layout of the "
+                                              "project is called now: %3")
+                            .arg(l->objectName(), n, t);
+                    ++checkedNames_;
+                }
+            }
+        }
+        return {};
+    }
+
+    // A highlight belongs to the revision of the layout it was made on.
+    QString highlightRevisionViolation(MainWindow& w) {
+        GridView* g = w.gridView();
+        const Highlight h = g->highlight();
+        if (!h.active() || w.gridState()->state() != ResultState::State::Current) return {};
+        DocumentModel* d = w.document();
+        const GridView::Source now{d->activeId(), d->revisionAt(d->active())};
+        if (g->highlightSource() != now)
+            return QStringLiteral("the grid's highlight (%1) was made on layout %2 revision %3; "
+                                  "the grid shows layout %4 revision %5")
+                .arg(g->model().describe(h))
+                .arg(g->highlightSource().layout)
+                .arg(g->highlightSource().revision)
+                .arg(now.layout)
+                .arg(now.revision);
+        const GridModel& m = g->model();
+        bool covers = false;
+        for (int r = 0; r < m.rows() && !covers; ++r)
+            for (int c = 0; c < m.cols() && !covers; ++c)
+                covers = m.matches(r, c, h);
+        if (!covers)
+            return QStringLiteral("the grid's highlight (%1) covers no cell of the layout shown")
+                .arg(m.describe(h));
+        ++checkedHighlightRevision_;
+        return {};
+    }
+
+    // The file the export step wrote is the picture of the current text's layout, drawn here
+    // from an evaluation of that text; a refusal happened only while the grid showed another.
+    QString exportViolation(MainWindow& w) {
+        if (exportRefused_) {
+            exportRefused_ = false;
+            if (exportRefusedState_ == QLatin1String("Current"))
+                return QStringLiteral("Export View refused while the grid was current");
+            ++refusedExports_;
+            return {};
+        }
+        if (exported_.isEmpty()) return {};
+        const QString file = std::exchange(exported_, QString());
+        const ts::DocLayout* active = w.document()->activeLayout();
+        if (!active) return QStringLiteral("a file was exported with no layout open");
+        const GridModel& shown = w.gridView()->model();
+        const EvalResult want =
+            LayoutEvaluator::compute(QString::fromStdString(active->text), shown.viewMode(),
+                                     shown.colorMode(), CancelToken(), nullptr);
+        if (!want.ok)
+            return QStringLiteral("exported %1 although the text fails: %2").arg(file, want.error);
+        GridRenderer::Style st;
+        st.legendInScene = true;
+        st.exportPage = true;
+        GridRenderer r(want.grid, st);
+        r.setHighlight(w.gridView()->highlight());
+        const QString truth = exportDir_.filePath(QStringLiteral("truth.png"));
+        QString err;
+        if (!r.exportFile(truth, &err, 1.0)) return QStringLiteral("cannot draw the truth: ") + err;
+        QFile a(file), b(truth);
+        if (!a.open(QIODevice::ReadOnly) || !b.open(QIODevice::ReadOnly) ||
+            a.readAll() != b.readAll())
+            return QStringLiteral("the exported %1 is not the picture of the current text '%2'")
+                .arg(file, QString::fromStdString(active->text).left(80));
+        ++checkedExports_;
+        return {};
+    }
+
+    // After New or Open, the Run panel keeps nothing of the closed project: its access is
+    // empty (fitted when it runs) or the one fitted to the new project's active T.Layout.
+    QString runResetViolation(MainWindow& w) {
+        const quint64 serial = w.document()->projectSerial();
+        if (serial == projectSerial_) return {};
+        projectSerial_ = serial;
+        auto* run = w.findChild<RunPanel*>();
+        if (!run) return {};
+        if (!run->fitAccess())
+            return QStringLiteral("after New/Open the Run panel keeps a chosen access '%1'")
+                .arg(run->access());
+        const ts::DocLayout* active = w.document()->activeLayout();
+        if (!run->access().isEmpty() && active) {
+            QString fitted;
+            try {
+                const ts::Mapping m = ts::parseMapping(active->text);
+                if (const auto* lay = std::get_if<ts::Layout>(&m)) {
+                    std::string dtype = ts::mappingDtype(active->text);
+                    if (dtype.empty()) dtype = run->dtype().toStdString();
+                    fitted = QString::fromStdString(ts::defaultAccess(ts::SharedTile(*lay, dtype)));
+                }
+            } catch (const std::exception&) {
+            }
+            if (run->access() != fitted)
+                return QStringLiteral("after New/Open the Run panel shows the access '%1'; the "
+                                      "new project's active layout fits '%2'")
+                    .arg(run->access(), fitted);
+        }
+        ++checkedRunReset_;
+        return {};
+    }
+
     // The invariant: what is on screen belongs to the current input.
     QString violation(MainWindow& w) {
         QString v = gridViolation(w);
         if (v.isEmpty()) v = bankViolation(w);
         if (v.isEmpty()) v = traceViolation(w);
+        if (v.isEmpty()) v = nameViolation(w);
+        if (v.isEmpty()) v = highlightRevisionViolation(w);
+        if (v.isEmpty()) v = exportViolation(w);
+        if (v.isEmpty()) v = runResetViolation(w);
         return v;
     }
 
@@ -686,8 +838,8 @@ class TestGuiMonkey : public QObject {
         GridView* grid = w.gridView();
         // The first steps visit every kind of action once, in order, so that even a short run
         // does each (the checks at the end require it); random choices after that.
-        const bool touring = steps_ < 22;
-        const int kind = touring ? steps_ : pick(22);
+        const bool touring = steps_ < 26;
+        const int kind = touring ? steps_ : pick(26);
         ++steps_;
         switch (kind) {
         case 0:
@@ -913,6 +1065,88 @@ class TestGuiMonkey : public QObject {
         case 21: // open a log in the trace viewer
             openLog(w, what);
             break;
+        case 22: { // rename the active layout in the list, as F2 does
+            DocumentModel* d = w.document();
+            if (!d->activeLayout()) break;
+            const QString name = QStringLiteral("monkey name %1").arg(++renames_);
+            *what = QStringLiteral("rename layout %1 to '%2'").arg(d->active()).arg(name);
+            QListView* v = w.layoutListView();
+            v->edit(v->model()->index(d->active(), 0));
+            QTest::qWait(1);
+            auto* e = v->viewport()->findChild<QLineEdit*>();
+            if (!e || !e->isVisible()) {
+                d->rename(d->active(), name);
+                break;
+            }
+            e->selectAll();
+            QTest::keyClicks(e, name);
+            QTest::keyClick(e, Qt::Key_Return);
+            break;
+        }
+        case 23: { // type an access in the Run panel, then File > New or open a sample
+            if (auto* run = w.findChild<RunPanel*>()) {
+                run->accessEdit()->setFocus();
+                run->accessEdit()->selectAll();
+                QTest::keyClicks(run->accessEdit(), QStringLiteral("lanes:lambda t: (t % 16, 0)"));
+            }
+            if (pick(2)) {
+                *what = QStringLiteral("Run access typed, then File > New");
+                w.newDocument();
+            } else {
+                const QStringList samples = QDir(MainWindow::samplesDirectory())
+                                                .entryList({QStringLiteral("*.tilescope.json")});
+                if (samples.isEmpty()) break;
+                const QString sm = samples[pick(int(samples.size()))];
+                *what = QStringLiteral("Run access typed, then open sample %1").arg(sm);
+                w.openFile(MainWindow::samplesDirectory() + QLatin1Char('/') + sm);
+            }
+            break;
+        }
+        case 25: { // a dock floated or docked again, tabified with another, shown or hidden
+            QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
+            if (docks.size() < 2) break;
+            QDockWidget* d = docks[pick(int(docks.size()))];
+            switch (pick(4)) {
+            case 0:
+                *what = QStringLiteral("dock '%1' %2")
+                            .arg(d->windowTitle(), d->isFloating() ? "docked" : "floated");
+                d->setFloating(!d->isFloating());
+                break;
+            case 1: {
+                QDockWidget* other = docks[pick(int(docks.size()))];
+                if (other == d || d->isFloating() || other->isFloating()) break;
+                *what = QStringLiteral("dock '%1' tabified with '%2'")
+                            .arg(d->windowTitle(), other->windowTitle());
+                w.tabifyDockWidget(other, d);
+                break;
+            }
+            default:
+                *what = QStringLiteral("dock '%1' %2")
+                            .arg(d->windowTitle(), d->isVisible() ? "hidden" : "shown");
+                d->toggleViewAction()->trigger();
+                break;
+            }
+            break;
+        }
+        case 24: { // Export View, once what was asked for has settled
+            settle(w);
+            const QString file = exportDir_.filePath(QStringLiteral("export-%1.png").arg(steps_));
+            const auto state = w.gridState()->state();
+            *what = QStringLiteral("Export View to %1 (grid %2)")
+                        .arg(QFileInfo(file).fileName(),
+                             QString::fromLatin1(
+                                 QMetaEnum::fromType<ResultState::State>().valueToKey(int(state))));
+            if (w.exportView(file)) {
+                exported_ = file;
+            } else if (!w.gridView()->model().isEmpty()) {
+                exportRefused_ = true;
+                exportRefusedState_ = QString::fromLatin1(
+                    QMetaEnum::fromType<ResultState::State>().valueToKey(int(state)));
+                if (QFile::exists(file))
+                    exportRefusedState_ = QStringLiteral("Current"); // refused yet written
+            }
+            break;
+        }
         }
     }
 
@@ -932,6 +1166,8 @@ private slots:
         rng_.seed(seed);
         QElapsedTimer clock;
         clock.start();
+        qputenv("TILESCOPE_NO_DIALOGS", "1"); // a refused export says so without a modal box
+        QVERIFY(exportDir_.isValid());
         MainWindow w;
         w.setConfirmOnClose(false);
         w.resize(1200, 800);
@@ -974,6 +1210,15 @@ private slots:
         QVERIFY(pans_ > 0);
         QVERIFY(separatorDrags_ > 0);
         QVERIFY(panelsOpened_ > 0);
+        qInfo("screen audit: layout names on labels %d, highlight revisions %d, exports compared "
+              "%d, refused %d, Run panels after New/Open %d, renames %d",
+              checkedNames_, checkedHighlightRevision_, checkedExports_, refusedExports_,
+              checkedRunReset_, renames_);
+        QVERIFY(checkedNames_ > 0);
+        QVERIFY(checkedHighlightRevision_ > 0);
+        QVERIFY(checkedExports_ > 0);
+        QVERIFY(checkedRunReset_ > 0);
+        QVERIFY(renames_ > 0);
         w.close();
     }
 };

@@ -316,13 +316,40 @@ QString RunPanel::statusText() const {
     return status_->text();
 }
 
-void RunPanel::setRunInput(const QString& describe) {
-    runFor_ = describe;
+void RunPanel::setRunInput(quint64 layout, const QString& what) {
+    runLayout_ = layout;
+    runWhat_ = what;
+    runLayoutName_.clear();
     runGen_ = state_->generation(); // what this attempt reports belongs to the input as it is
 }
 
+void RunPanel::setDocument(const DocumentModel* doc) {
+    doc_ = doc;
+    connect(doc, &DocumentModel::nameChanged, this, [this] {
+        if (state_->state() == ResultState::State::Stale) state_->setStaleText(staleWords());
+    });
+    connect(doc, &DocumentModel::layoutAboutToBeRemoved, this, [this](int i) {
+        if (doc_->idAt(i) == runLayout_)
+            runLayoutName_ = QString::fromStdString(doc_->layout(i).name);
+    });
+}
+
+QString RunPanel::staleWords() const {
+    QString what = QStringLiteral("an earlier input");
+    if (runLayout_ != 0 && doc_) {
+        const int i = doc_->indexOf(runLayout_);
+        what = i >= 0 ? QStringLiteral("«%1» %2").arg(doc_->nameOf(runLayout_), runWhat_)
+                      : QStringLiteral("“%1” (removed from the project) %2")
+                            .arg(runLayoutName_, runWhat_);
+    }
+    return QStringLiteral("⟲ This was the run of %1; the layout or the access has changed since: "
+                          "press Run to measure what is shown now.")
+        .arg(what);
+}
+
 void RunPanel::resetForProject() {
-    runFor_.clear();
+    runLayout_ = 0;
+    runWhat_.clear();
     status_->clear();
     log_->clear();
     // The access (typed, imported with measurements, or fitted) and the vector width were the
@@ -339,10 +366,7 @@ void RunPanel::resetForProject() {
 
 void RunPanel::inputChanged() {
     if (state_->state() == ResultState::State::Empty) return; // nothing ran yet
-    state_->setStaleText(
-        QStringLiteral("⟲ This was the run of %1; the layout or the access has changed since: "
-                       "press Run to measure what is shown now.")
-            .arg(runFor_.isEmpty() ? QStringLiteral("an earlier input") : runFor_));
+    state_->setStaleText(staleWords());
     state_->invalidateNow();
 }
 
@@ -611,6 +635,7 @@ QDockWidget* installRunUi(FeatureHost* host) {
         history->load(s);
     }
     auto* panel = new RunPanel(ctl, history);
+    panel->setDocument(doc);                 // the last run's layout is named by identity
     installMeasurementImport(host, history); // File > Import Measurements, runs kept in the project
     auto* dock = new QDockWidget(QStringLiteral("Run on device"), w);
     dock->setObjectName(QStringLiteral("runDock"));
@@ -643,7 +668,7 @@ QDockWidget* installRunUi(FeatureHost* host) {
         spec.ascendChip = panel->ascendChip();
         return spec;
     };
-    auto runNow = [ctl, panel, dock, specNow](bool compileOnly) {
+    auto runNow = [doc, ctl, panel, dock, specNow](bool compileOnly) {
         dock->show();
         dock->raise();
         std::optional<RunSpec> made = specNow();
@@ -652,8 +677,8 @@ QDockWidget* installRunUi(FeatureHost* host) {
             return;
         }
         RunSpec spec = *made;
-        panel->setRunInput(
-            QStringLiteral("«%1» with %2 (%3)").arg(spec.layoutName, spec.access, spec.dtype));
+        panel->setRunInput(doc->activeId(),
+                           QStringLiteral("with %1 (%2)").arg(spec.access, spec.dtype));
         spec.compileOnly = compileOnly;
         ctl->start(panel->currentTarget(), spec);
     };
@@ -687,6 +712,7 @@ QDockWidget* installRunUi(FeatureHost* host) {
     auto footprint = [doc, panel] { showAscendFootprint(doc, panel); };
     QObject::connect(panel, &RunPanel::ascendFootprintStale, panel, footprint);
     QObject::connect(doc, &DocumentModel::textChanged, panel, footprint);
+    QObject::connect(doc, &DocumentModel::nameChanged, panel, footprint); // it names the layout
     QObject::connect(doc, &DocumentModel::activeChanged, panel, footprint);
     QObject::connect(doc, &DocumentModel::documentReset, panel, footprint);
     // Another project: the last run's status and the access chosen for the closed project's

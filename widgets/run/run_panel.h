@@ -8,6 +8,7 @@
 #include "run/run_controller.h"
 #include "run/run_history.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QAction;
@@ -26,6 +27,8 @@ class QTabWidget;
 class QTableView;
 
 namespace tsw {
+
+class DocumentModel;
 
 class FeatureHost;
 class ResultState;
@@ -76,8 +79,11 @@ public:
     QString lastRequestMessage() const { return lastRequestMessage_; }
 
     // The last run's status belongs to its input: marked when the layout, access, dtype or
-    // target changes after it (`describe`: what the run was for, set when it starts).
-    void setRunInput(const QString& describe);
+    // target changes after it. `layout` (a LayoutId of `doc`, see setDocument) and `what` (the
+    // access and dtype) say what the run was for, set when it starts; the layout's name is
+    // looked up whenever the mark is worded, so a rename reaches it.
+    void setRunInput(quint64 layout, const QString& what);
+    void setDocument(const DocumentModel* doc);
     ResultState* resultState() const { return state_; }
 
 public slots:
@@ -114,7 +120,11 @@ private:
     QTableView* table_;
     QPlainTextEdit* log_;
     ResultState* state_;
-    QString runFor_;
+    QString staleWords() const; // the mark on the last run's status, naming its layout now
+    QPointer<const DocumentModel> doc_;
+    quint64 runLayout_ = 0; // the LayoutId the last run was for (0: none)
+    QString runWhat_;
+    QString runLayoutName_; // its name when it left the project
     quint64 runGen_ = 0;
 };
 
