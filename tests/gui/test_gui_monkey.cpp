@@ -550,7 +550,10 @@ class TestGuiMonkey : public QObject {
             if (!top->isVisible()) continue;
             for (QLabel* l : top->findChildren<QLabel*>()) {
                 if (!l->isVisible()) continue;
-                const QString t = plain(l->text());
+                // As the label shows it: rich text rendered, plain text as it is.
+                const bool rich = l->textFormat() == Qt::RichText ||
+                                  (l->textFormat() == Qt::AutoText && Qt::mightBeRichText(l->text()));
+                const QString t = rich ? plain(l->text()) : l->text();
                 // Said of a layout that is gone, by the name it had: true as written.
                 if (t.contains(QLatin1String("no longer in the project")) ||
                     t.contains(QLatin1String("removed from the project")))

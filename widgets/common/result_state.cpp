@@ -72,6 +72,9 @@ void ResultState::addView(QWidget* w, std::function<void(bool)> dim) {
 
 void ResultState::setMarker(QLabel* marker) {
     marker_ = marker;
+    // The marker's words name layouts and quote errors as they are: a name such as
+    // "Swizzle<3,3,3>" must not be read as a tag and vanish from the sentence.
+    if (marker) marker->setTextFormat(Qt::PlainText);
     apply();
 }
 
