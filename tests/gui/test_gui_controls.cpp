@@ -427,7 +427,7 @@ private slots:
                 texts.join(QLatin1Char('|')).remove(QLatin1Char('&')).contains(QLatin1String(t)),
                 qPrintable(texts.join(QLatin1Char('|'))));
         QTRY_VERIFY(run->isVisible() && run->height() > 100);
-        QVERIFY2(w.gridView()->height() >= 280,
+        QVERIFY2(w.gridView()->height() >= 250,
                  qPrintable(QString::number(w.gridView()->height())));
         w.resize(1800, 900);
         QTRY_VERIFY(!w.toolBarBreak(acts));

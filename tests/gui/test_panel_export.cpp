@@ -11,6 +11,7 @@
 #include "banks/fractal_panel.h"
 #include "banks/swizzle_panel.h"
 #include "common/result_state.h"
+#include "document/documentmodel.h"
 #include "grid/panel_export.h"
 #include "trace/trace_viewer.h"
 
@@ -105,10 +106,14 @@ private slots:
 
     void bankHeatMapAndHistogram() {
         QTemporaryDir dir;
+        // The panel names a layout of a project by its identity, looked up when drawn.
+        DocumentModel doc;
+        doc.addLayout({"smem A tile", "T.Layout([32, 32], lambda i, j: i * 32 + j)", {}, {}});
         BankPanel p;
+        p.setDocument(&doc);
         p.resize(1100, 700);
         p.show();
-        p.setSourceLayout(QStringLiteral("smem A tile"),
+        p.setSourceLayout(doc.activeId(),
                           QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"));
         QVERIFY(p.analyze());
         QTRY_COMPARE(p.resultState()->state(), ResultState::State::Current);
@@ -138,12 +143,15 @@ private slots:
     // with the reason until the new analysis is current, then exported again.
     void staleNumbersAreRefused() {
         QTemporaryDir dir;
+        DocumentModel doc;
+        doc.addLayout({"tile", "T.Layout([32, 32], lambda i, j: i * 32 + j)", {}, {}});
         BankPanel p;
+        p.setDocument(&doc);
         p.show();
-        p.setSourceLayout(QStringLiteral("tile"),
+        p.setSourceLayout(doc.activeId(),
                           QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"));
         QVERIFY(p.analyze());
-        p.projectLayoutTextChanged(QStringLiteral("tile"),
+        p.projectLayoutTextChanged(doc.activeId(),
                                    QStringLiteral("T.Layout([32, 32], lambda i, j: j * 32 + i)"),
                                    false);
         QVERIFY(p.resultState()->state() != ResultState::State::Current);

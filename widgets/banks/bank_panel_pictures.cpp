@@ -31,7 +31,7 @@ std::optional<PanelPicture> BankPanel::pictureHeader(const QString& what, QStrin
     PanelPicture pic;
     pic.what = what;
     pic.layoutName =
-        analysedName_.isEmpty() ? QStringLiteral("layout typed in the panel") : analysedName_;
+        analysedId_ == 0 ? QStringLiteral("layout typed in the panel") : nameOf(analysedId_);
     pic.layoutText = analysedText_.isEmpty() ? layoutEdit_->text() : analysedText_;
     pic.caption << plainTextOf(source_->text()) << plainTextOf(totals_->text())
                 << plainTextOf(stepLabel_->text());
