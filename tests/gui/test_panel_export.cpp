@@ -151,9 +151,8 @@ private slots:
         p.setSourceLayout(doc.activeId(),
                           QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 + j)"));
         QVERIFY(p.analyze());
-        p.projectLayoutTextChanged(doc.activeId(),
-                                   QStringLiteral("T.Layout([32, 32], lambda i, j: j * 32 + i)"),
-                                   false);
+        p.projectLayoutTextChanged(
+            doc.activeId(), QStringLiteral("T.Layout([32, 32], lambda i, j: j * 32 + i)"), false);
         QVERIFY(p.resultState()->state() != ResultState::State::Current);
         QString why;
         QVERIFY(!exporterOf(&p)->exportTo(0, dir.filePath(QStringLiteral("x.png")), 1.0, &why));
