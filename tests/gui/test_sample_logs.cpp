@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // File/Help ▸ Sample Logs: the compiler logs shipped with the samples, embedded in the binary for
 // an installed app (which has no source tree), each opening in the Trace panel.
+#include "common/install_paths.h"
 #include "test_gui_common.h"
 #include "trace/sample_logs.h"
 #include "trace/trace_viewer.h"
-#include "common/install_paths.h"
 #include "window/mainwindow.h"
 
 #include <QAction>
