@@ -8,7 +8,7 @@ build_pkgs=(build-essential cmake ninja-build pkg-config ccache file
             qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6
             nlohmann-json3-dev libcli11-dev libdeflate-dev
             libfreetype-dev libfontconfig-dev zlib1g-dev libgl1-mesa-dev libxkbcommon-dev)
-test_pkgs=(libgtest-dev libbenchmark-dev mold
+test_pkgs=(libgtest-dev libbenchmark-dev mold poppler-utils
            xvfb xauth imagemagick fonts-dejavu-core
            clang libclang-rt-14-dev python3 python3-venv
            python3-pytest python3-setuptools python3-wheel desktop-file-utils appstream

@@ -50,6 +50,22 @@ QString BankAccessKeeper::differenceFromStep(const ts::DocLayout& l) const {
              QString::fromStdString(a.access));
 }
 
+void BankAccessKeeper::describeShown(quint64 id, ts::AnalysisSettings* shown) const {
+    if (!shown || id == 0 || panel_->sourceLayout() != id) return;
+    if (panel_->autoAccess()) {
+        if (shown->panel == "banks") *shown = {};
+        return;
+    }
+    ts::AnalysisSettings s;
+    s.panel = "banks";
+    s.access = panel_->accessText().toStdString();
+    s.dtype = panel_->dtype().toStdString();
+    s.vector = panel_->vector();
+    s.store = panel_->store();
+    s.step = panel_->currentStep();
+    *shown = s;
+}
+
 void BankAccessKeeper::userEdited() {
     const int i = doc_->indexOf(panel_->sourceLayout());
     if (i < 0) return; // a layout typed into the panel is not the project's
@@ -81,6 +97,11 @@ void BankAccessKeeper::analysisChanged(int i) {
     // An undo or a redo: the panel shows the layout's analysis as it is now.
     if (writing_) return;
     const ts::DocLayout& l = doc_->layout(i);
+    // Saved as the user's own (the lesson panel's Save Current as Step): no longer a difference
+    // kept beside the step.
+    if (const auto it = session_.constFind(doc_->idAt(i));
+        it != session_.cend() && sameAccess(*it, l.analysis))
+        session_.erase(it);
     if (doc_->idAt(i) != panel_->sourceLayout()) return;
     if (l.analysis.panel != "banks") {
         panel_->setAutoAccess(true);

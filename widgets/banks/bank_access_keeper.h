@@ -31,6 +31,10 @@ public:
     // When the panel analyses lesson step `l` with another access than the step's: a sentence
     // saying so, for the caption; else empty.
     QString differenceFromStep(const ts::DocLayout& l) const;
+    // What the panel shows for layout `id` as a saved analysis (FeatureBus
+    // shownAnalysisRequested): *shown changes only when the panel analyses that layout, and a
+    // fitted access replaces only a bank analysis (a fractal step stays one).
+    void describeShown(quint64 id, ts::AnalysisSettings* shown) const;
 
 private:
     void userEdited();

@@ -74,6 +74,10 @@ BankDocks::BankDocks(FeatureHost* host) : QObject(host->hostWindow()) {
     keeper_ = new BankAccessKeeper(bank_, doc, this);
     connect(doc, &DocumentModel::layoutAboutToBeRemoved, this,
             [this, doc](int i) { bank_->projectLayoutRemoved(doc->idAt(i)); });
+    // What the panel shows, for a feature that saves it (the lesson panel): asked and answered
+    // in one call.
+    connect(host->bus(), &FeatureBus::shownAnalysisRequested, keeper_,
+            &BankAccessKeeper::describeShown, Qt::DirectConnection);
     // Any layout's text, also one that is not active (an undo or a redo changes it there).
     connect(doc, &DocumentModel::textChanged, this, [this, doc](int i) {
         bank_->projectLayoutTextChanged(doc->idAt(i), QString::fromStdString(doc->layout(i).text),

@@ -2,6 +2,7 @@
 // BankPanel (see bank_panel.h).
 #include "banks/bank_panel.h"
 
+#include "banks/bank_heat.h"
 #include "banks/bank_overlays.h"
 #include "common/result_state.h"
 #include "common/wording.h"
@@ -786,15 +787,7 @@ void BankPanel::updateControls() {
 }
 
 QString BankPanel::totalsText() const {
-    if (!cost_) return {};
-    const ts::PlanCost& c = *cost_;
-    return QStringLiteral("%1: %2, ideal %3, excess %4 "
-                          "(ncu \"bank conflicts\"), efficiency %5%")
-        .arg(countNoun(qint64(c.instructions.size()), QStringLiteral("instruction")))
-        .arg(countNoun(c.wavefronts, QStringLiteral("wavefront")))
-        .arg(c.ideal)
-        .arg(c.excess)
-        .arg(100.0 * c.efficiency(), 0, 'f', 1);
+    return cost_ ? bankTotalsText(*cost_) : QString();
 }
 
 QString BankPanel::stepText() const {
@@ -803,16 +796,7 @@ QString BankPanel::stepText() const {
         return instructionCount() == 1
                    ? QStringLiteral("the only instruction")
                    : QStringLiteral("all %1 instructions").arg(instructionCount());
-    const ts::Instruction& ins = access_->plan.instructions[std::size_t(step_)];
-    const ts::InstructionCost& c = cost_->instructions[std::size_t(step_)];
-    return QStringLiteral("%1/%2  %3 (%4 B/lane): %5, ideal %6, excess %7")
-        .arg(step_ + 1)
-        .arg(instructionCount())
-        .arg(QString::fromStdString(ins.label))
-        .arg(ins.bytes_per_lane)
-        .arg(countNoun(c.wavefronts, QStringLiteral("wavefront")))
-        .arg(c.ideal)
-        .arg(c.excess);
+    return bankStepText(*access_, *cost_, step_);
 }
 
 std::vector<double> BankPanel::histogram() const {
@@ -864,48 +848,7 @@ void BankPanel::setPlayIntervalMs(int ms) {
 
 void BankPanel::refreshView() {
     if (!tile_ || !access_ || !cost_) return;
-    const GridModel& gm = grid_->model();
-    const int rows = gm.rows(), cols = gm.cols();
-    ts::CellHeat h = ts::instructionHeat(*tile_, *access_, *cost_, step_);
-    ts::CellHeat all = ts::cellHeat(*tile_, *access_, *cost_);
-    std::vector<double> values(h.wavefronts.size(), std::nan(""));
-    for (std::size_t i = 0; i < values.size(); ++i)
-        if (h.instruction[i] >= 0) values[i] = h.wavefronts[i];
-    // A fixed scale over all instructions, so stepping does not rescale the colours.
-    double lo = 1e9, hi = 0;
-    for (const auto& ic : cost_->instructions) {
-        lo = std::min<double>(lo, ic.ideal);
-        hi = std::max<double>(hi, ic.wavefronts);
-    }
-    if (lo > hi) lo = hi = 0;
-    auto heat = std::make_shared<HeatOverlay>(cols, std::move(values), lo, std::max(hi, lo + 1),
-                                              QStringLiteral("wavefront"));
-    heat->addLegend({kTransparent, QStringLiteral("label: bank"), true});
-    if (step_ >= 0) {
-        heat->setNoneText(QStringLiteral("not in instruction %1").arg(step_ + 1));
-        heat->addLegend(
-            {CellMarksOverlay::kFrame,
-             QStringLiteral("frame: instruction %1's cells, tag = lane").arg(step_ + 1)});
-    }
-    grid_->renderer().setCellColorOverlay(heat);
-    grid_->renderer().clearOverlays();
-    if (step_ >= 0) {
-        std::vector<CellMarksOverlay::Mark> marks;
-        std::vector<std::pair<int, int>> framed;
-        for (const ts::LaneTouch& lt : access_->touches[std::size_t(step_)]) {
-            const auto cells = access_->cellsOf(lt);
-            for (std::size_t k = 0; k < cells.size(); ++k) {
-                const int r = int(cells[k] / std::max(cols, 1)),
-                          c = int(cells[k] % std::max(cols, 1));
-                framed.push_back({r, c});
-                if (k == 0) marks.push_back({r, c, QString::number(lt.lane)});
-            }
-        }
-        grid_->renderer().addOverlay(
-            std::make_shared<CellMarksOverlay>(std::move(marks), std::move(framed)));
-    }
-    (void)rows;
-    (void)all;
+    applyBankHeat(grid_->renderer(), *tile_, *access_, *cost_, step_);
     grid_->update();
     totals_->setText(QStringLiteral("<b>%1</b>").arg(totalsText().toHtmlEscaped()));
     stepLabel_->setText(stepText());

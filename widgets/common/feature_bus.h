@@ -7,6 +7,7 @@
 #pragma once
 
 #include "tilescope/device/msprof_op.h"
+#include "tilescope/notation/document.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -37,6 +38,12 @@ signals:
     // A feature offers a layout to the project (a trace's inferred layout, a kernel buffer's):
     // the window adds it, makes it active and says so; `origin` names where it came from.
     void openLayoutRequested(const QString& name, const QString& text, const QString& origin);
+    // A question, answered during the emit (direct connections only): what analysis of project
+    // layout `layout` (a LayoutId) is on screen now. A panel that shows one for it writes it into
+    // *shown (the bank panel: its typed access, dtype, vector, store and instruction; "" panel
+    // when it shows a fitted access in place of a saved bank access); *shown is left alone
+    // otherwise. The lesson panel's "Save Current as Step" keeps what the teacher sees.
+    void shownAnalysisRequested(quint64 layout, ts::AnalysisSettings* shown);
 };
 
 } // namespace tsw

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QUndoCommand>
+#include <algorithm>
 
 namespace tsw {
 
@@ -80,6 +81,36 @@ private:
     DocumentModel* m_;
     int i_;
     QString before_, after_;
+};
+
+class CaptionCmd : public QUndoCommand {
+public:
+    CaptionCmd(DocumentModel* m, int i, QString before, QString after)
+        : m_(m), i_(i), before_(std::move(before)), after_(std::move(after)) {
+        setText(QStringLiteral("Caption of “%1”").arg(QString::fromStdString(m->layout(i).name)));
+    }
+    void undo() override { m_->applyCaption(i_, before_); }
+    void redo() override { m_->applyCaption(i_, after_); }
+
+private:
+    DocumentModel* m_;
+    int i_;
+    QString before_, after_;
+};
+
+class MoveCmd : public QUndoCommand {
+public:
+    MoveCmd(DocumentModel* m, int from, int to) : m_(m), from_(from), to_(to) {
+        setText(QStringLiteral("Move “%1” to position %2")
+                    .arg(QString::fromStdString(m->layout(from).name))
+                    .arg(to + 1));
+    }
+    void undo() override { m_->applyMove(to_, from_); }
+    void redo() override { m_->applyMove(from_, to_); }
+
+private:
+    DocumentModel* m_;
+    int from_, to_;
 };
 
 class InsertCmd : public QUndoCommand {
@@ -199,6 +230,23 @@ void DocumentModel::rename(int i, const QString& name) {
     undo_.push(new RenameCmd(this, i, QString::fromStdString(layout(i).name), t));
 }
 
+void DocumentModel::setCaption(int i, const QString& caption) {
+    if (i < 0 || i >= count()) return;
+    // One line: the caption is drawn as one line above the grid (a pasted line break would
+    // push the grid down and out of a presenter's screen).
+    QString c = caption;
+    c.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
+    c = c.trimmed();
+    const QString before = QString::fromStdString(layout(i).caption);
+    if (c == before) return;
+    undo_.push(new CaptionCmd(this, i, before, c));
+}
+
+void DocumentModel::moveLayout(int from, int to) {
+    if (from < 0 || from >= count() || to < 0 || to >= count() || from == to) return;
+    undo_.push(new MoveCmd(this, from, to));
+}
+
 QString DocumentModel::uniqueName(const QString& base) const {
     QString n = base;
     for (int k = 2;; ++k) {
@@ -270,6 +318,34 @@ void DocumentModel::applyAnalysis(int i, const ts::AnalysisSettings& a) {
 void DocumentModel::applyName(int i, const QString& name) {
     doc_.layouts[std::size_t(i)].name = name.toStdString();
     emit nameChanged(i);
+}
+void DocumentModel::applyCaption(int i, const QString& caption) {
+    doc_.layouts[std::size_t(i)].caption = caption.toStdString();
+    emit captionChanged(i);
+}
+void DocumentModel::applyMove(int from, int to) {
+    emit layoutAboutToBeMoved(from, to);
+    auto rotate = [from, to](auto& v) {
+        if (from < to)
+            std::rotate(v.begin() + from, v.begin() + from + 1, v.begin() + to + 1);
+        else
+            std::rotate(v.begin() + to, v.begin() + from, v.begin() + from + 1);
+    };
+    rotate(doc_.layouts);
+    rotate(ids_);
+    rotate(revisions_);
+    // The active layout stays active wherever it now is.
+    int a = doc_.active;
+    if (a == from)
+        a = to;
+    else if (from < a && a <= to)
+        --a;
+    else if (to <= a && a < from)
+        ++a;
+    const bool activeMoved = a != doc_.active;
+    doc_.active = a;
+    emit layoutMoved(from, to);
+    if (activeMoved) emit activeChanged(a);
 }
 LayoutId DocumentModel::applyInsert(int at, const ts::DocLayout& l, LayoutId id) {
     emit layoutAboutToBeInserted(at);

@@ -69,6 +69,13 @@ public:
     // undoable and saved with the project; consecutive changes of one layout within a second
     // (typing an access) form one undo step.
     void setAnalysis(int i, const ts::AnalysisSettings& a);
+    // A lesson step's caption (one line: line breaks become spaces): undoable, one step each,
+    // saved with the project.
+    void setCaption(int i, const QString& caption);
+    // Moves a layout to index `to` (a lesson's steps reordered): one undo step; every layout
+    // keeps its id and revision (nothing was recomputed) and the active layout stays active at
+    // its new index.
+    void moveLayout(int from, int to);
     QString uniqueName(const QString& base) const;
 
     // Files. On failure returns false, sets *error (including the JSON path) and changes
@@ -90,6 +97,8 @@ public:
     void applyView(int i, const ts::ViewSettings& v);
     void applyAnalysis(int i, const ts::AnalysisSettings& a);
     void applyName(int i, const QString& name);
+    void applyCaption(int i, const QString& caption);
+    void applyMove(int from, int to);
     // Returns the inserted layout's id: `id` when given (a delete undone keeps its identity).
     LayoutId applyInsert(int at, const ts::DocLayout& l, LayoutId id = 0);
     void applyRemove(int at);
@@ -99,6 +108,11 @@ signals:
     void viewChanged(int index);
     void analysisChanged(int index);
     void nameChanged(int index);
+    void captionChanged(int index);
+    // A layout moved from `from` to `to` (indices before and after the move; the layouts in
+    // between shift by one). Sent around the move, as Qt's models want it.
+    void layoutAboutToBeMoved(int from, int to);
+    void layoutMoved(int from, int to);
     void layoutAboutToBeInserted(int index);
     void layoutInserted(int index);
     void layoutAboutToBeRemoved(int index);

@@ -19,6 +19,12 @@ LayoutListModel::LayoutListModel(DocumentModel* doc, QObject* parent)
     connect(doc, &DocumentModel::layoutAboutToBeRemoved, this,
             [this](int i) { beginRemoveRows({}, i, i); });
     connect(doc, &DocumentModel::layoutRemoved, this, [this](int) { endRemoveRows(); });
+    // QAbstractItemModel's destination is the row before which the moved row goes, counted
+    // before the move: one past `to` when moving down.
+    connect(doc, &DocumentModel::layoutAboutToBeMoved, this, [this](int from, int to) {
+        beginMoveRows({}, from, from, {}, to > from ? to + 1 : to);
+    });
+    connect(doc, &DocumentModel::layoutMoved, this, [this](int, int) { endMoveRows(); });
     connect(doc, &DocumentModel::documentAboutToReset, this, [this] { beginResetModel(); });
     connect(doc, &DocumentModel::documentReset, this, [this] { endResetModel(); });
 }

@@ -53,6 +53,18 @@ CompareDialog::CompareDialog(DocumentModel* doc, QWidget* parent) : QDialog(pare
     for (auto sig : {&DocumentModel::nameChanged, &DocumentModel::layoutInserted,
                      &DocumentModel::layoutRemoved})
         connect(doc_, sig, this, &CompareDialog::repopulate);
+    // A moved layout stays the side it was: the sides follow their layouts to the new indices.
+    connect(doc_, &DocumentModel::layoutMoved, this, [this](int from, int to) {
+        auto moved = [from, to](int i) {
+            if (i == from) return to;
+            if (from < i && i <= to) return i - 1;
+            if (to <= i && i < from) return i + 1;
+            return i;
+        };
+        const int a = side(0), b = side(1);
+        repopulate();
+        setPair(moved(a), b < 0 ? b : moved(b));
+    });
     connect(doc_, &DocumentModel::documentReset, this, [this] {
         repopulate();
         showDefaultPair();

@@ -12,6 +12,7 @@
 #include "grid/gridview.h"
 #include "kernel/kernel_dock.h"
 #include "kernel/kernel_panel.h"
+#include "lesson/lesson_dock.h"
 #include "run/run_panel.h"
 #include "trace/trace_viewer.h"
 #include "window/compare_dialog.h"
@@ -67,8 +68,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createActions();
     createDocks();
     connectDocument();
-    installRunUi(this);  // Run menu, toolbar button and dock (run_panel.h)
-    new BankDocks(this); // Analysis menu: bank, UB, swizzle, fractal, rasterization docks
+    installRunUi(this);      // Run menu, toolbar button and dock (run_panel.h)
+    new BankDocks(this);     // Analysis menu: bank, UB, swizzle, fractal, rasterization docks
+    installLessonDock(this); // Lesson menu and the Lesson steps panel (lesson_panel.h)
     presenter_ = new Presenter(this); // lesson steps, presenter mode (presenter.h)
     // Every panel, wherever its own menu entry lives, is listed in View > Panels and raised
     // when opened; Help stays the last menu whatever was added after it.

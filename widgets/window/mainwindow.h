@@ -85,6 +85,12 @@ public:
     // or an export is running. exportFinished() tells the outcome.
     bool startExport(const QString& path, double scale = 1.0);
     ExportJob* exportJob() const { return exportJob_; }
+    // The lesson handout of the project as saved in memory (banks/lesson_handout.h), written on a
+    // worker thread with a progress dialog (after 100 ms) and Cancel; false when one is already
+    // being written. handoutFinished() tells the outcome; a refusal (a step whose text has an
+    // error, named) is shown as an error.
+    bool startHandoutExport(const QString& path);
+    bool handoutRunning() const;
     bool recoverFrom(const RecoveryEntry& e);
     void offerRecovery(); // interactive start: asks about files left by crashed sessions
     // Ends the session without asking, for a termination request (SIGTERM:
@@ -119,6 +125,7 @@ public slots:
     bool save();
     bool saveAs();
     void exportViewDialog();
+    void exportHandoutDialog();
     void copyAsTileLang();
     void copyAsCuTe();
     // Two project layouts side by side with the cell-by-cell diff, any notation on either side.
@@ -131,6 +138,7 @@ public slots:
 
 signals:
     void exportFinished(bool ok, bool cancelled);
+    void handoutFinished(bool ok, bool cancelled, const QString& error, int pages);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -179,6 +187,7 @@ private:
     QProgressBar* busyBar_;
     ResultState* gridState_;
     QPointer<ExportJob> exportJob_;
+    QObject* handoutJob_ = nullptr;    // the running handout's watcher (window_handout.cpp)
     CompareDialog* compare_ = nullptr; // made on first use, owned by the window
     double lastEvalMillis_ = 0;
     // The text was edited only in comments or spacing, so the grid on screen is its result; a

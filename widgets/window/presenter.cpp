@@ -106,6 +106,12 @@ Presenter::Presenter(MainWindow* w) : QObject(w), w_(w) {
     if (docks_) connect(docks_->bankPanel(), &BankPanel::analyzed, this, &Presenter::updateCaption);
     connect(doc, &DocumentModel::activeChanged, this, &Presenter::applyLessonStep);
     connect(doc, &DocumentModel::documentReset, this, &Presenter::applyLessonStep);
+    // A caption edited, or the steps reordered ("Step 2 of 6" names the position), is shown at
+    // once; the analysis stays as it is.
+    connect(doc, &DocumentModel::captionChanged, this, &Presenter::updateCaption);
+    connect(doc, &DocumentModel::layoutMoved, this, &Presenter::updateCaption);
+    connect(doc, &DocumentModel::layoutInserted, this, &Presenter::updateCaption);
+    connect(doc, &DocumentModel::layoutRemoved, this, &Presenter::updateCaption);
     applyLessonStep();
 }
 

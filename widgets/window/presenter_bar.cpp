@@ -124,6 +124,7 @@ PresenterBar::PresenterBar(MainWindow* w, Presenter* p)
     connect(doc, &DocumentModel::documentReset, this, &PresenterBar::refresh);
     connect(doc, &DocumentModel::layoutInserted, this, &PresenterBar::refresh);
     connect(doc, &DocumentModel::layoutRemoved, this, &PresenterBar::refresh);
+    connect(doc, &DocumentModel::layoutMoved, this, &PresenterBar::refresh);
     connect(doc, &DocumentModel::viewChanged, this, &PresenterBar::refresh);
     if (BankPanel* bank = bankPanelOf(w)) {
         connect(bank, &BankPanel::stepChanged, this, &PresenterBar::refresh);

@@ -57,6 +57,12 @@ void MainWindow::createActions() {
     file->addSeparator();
     file->addAction(exportAct);
     installPanelPictureMenu(this, file);
+    auto* handoutAct =
+        act(QStringLiteral("Export Lesson &Handout…"), &MainWindow::exportHandoutDialog);
+    handoutAct->setObjectName(QStringLiteral("exportHandoutAction"));
+    handoutAct->setToolTip(QStringLiteral("A PDF with one page per layout (lesson step): its "
+                                          "caption, grid, saved analysis and numbers"));
+    file->addAction(handoutAct);
     file->addSeparator();
     file->addAction(act(QStringLiteral("&Quit"), &QWidget::close, QKeySequence::Quit));
 

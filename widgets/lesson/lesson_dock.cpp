@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// installLessonDock (see lesson_dock.h).
+#include "lesson/lesson_dock.h"
+
+#include "common/feature_host.h"
+#include "lesson/lesson_panel.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+
+namespace tsw {
+
+LessonPanel* installLessonDock(FeatureHost* host) {
+    QMainWindow* window = host->hostWindow();
+    auto* dock = new QDockWidget(QStringLiteral("Lesson steps"), window);
+    dock->setObjectName(QStringLiteral("lessonDock"));
+    auto* panel = new LessonPanel(host->document(), host->bus(), dock);
+    dock->setWidget(panel);
+    // Beside the layouts and the mapping it edits: authoring is editing.
+    window->addDockWidget(Qt::LeftDockWidgetArea, dock);
+    dock->hide();
+    dock->toggleViewAction()->setText(QStringLiteral("&Lesson Steps"));
+    host->panelsMenu()->addAction(dock->toggleViewAction());
+    QMenu* menu = window->menuBar()->addMenu(QStringLiteral("&Lesson"));
+    menu->setObjectName(QStringLiteral("lessonMenu"));
+    menu->addAction(dock->toggleViewAction());
+    menu->addSeparator();
+    for (QAction* a : {panel->saveStepAction(), panel->addStepAction(), panel->moveUpAction(),
+                       panel->moveDownAction(), panel->deleteStepAction()}) {
+        menu->addAction(a);
+        window->addAction(a); // the shortcuts work with the dock closed
+    }
+    // An action on the active step shows the list it changed.
+    for (QAction* a : {panel->saveStepAction(), panel->addStepAction()})
+        QObject::connect(a, &QAction::triggered, dock, [dock] {
+            dock->show();
+            dock->raise();
+        });
+    return panel;
+}
+
+} // namespace tsw
