@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScrollArea>
 
 namespace tsw {
 
@@ -17,10 +18,20 @@ LessonPanel* installLessonDock(FeatureHost* host) {
     QMainWindow* window = host->hostWindow();
     auto* dock = new QDockWidget(QStringLiteral("Lesson steps"), window);
     dock->setObjectName(QStringLiteral("lessonDock"));
-    auto* panel = new LessonPanel(host->document(), host->bus(), dock);
-    dock->setWidget(panel);
-    // Beside the layouts and the mapping it edits: authoring is editing.
+    auto* panel = new LessonPanel(host->document(), host->bus());
+    // In a scroll area, as the analysis panels are: the window keeps fitting a small screen with
+    // every panel open, and a short dock scrolls.
+    auto* scroll = new QScrollArea(dock);
+    scroll->setWidget(panel);
+    scroll->setWidgetResizable(true);
+    dock->setWidget(scroll);
+    // A tab beside the Layouts list (the same layouts, as steps): stacked under it, the left
+    // column would no longer fit a 1024x700 screen with every panel open. Found by name, as the
+    // window made it; without it, the left side.
     window->addDockWidget(Qt::LeftDockWidgetArea, dock);
+    if (auto* layouts = window->findChild<QDockWidget*>(QStringLiteral("layoutsDock"),
+                                                        Qt::FindDirectChildrenOnly))
+        window->tabifyDockWidget(layouts, dock);
     dock->hide();
     dock->toggleViewAction()->setText(QStringLiteral("&Lesson Steps"));
     host->panelsMenu()->addAction(dock->toggleViewAction());
