@@ -427,6 +427,39 @@ private slots:
         }
     }
 
+    // The same handout from the command line: `tilescope-cli handout`.
+    void handoutFromTheCommandLine() {
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("cli.pdf"));
+        QProcess cli;
+        cli.start(
+            QStringLiteral(TILESCOPE_CLI),
+            {QStringLiteral("handout"), QString::fromLatin1(kLesson), QStringLiteral("-o"), pdf});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY(cli.readAllStandardOutput().contains("6 pages"));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QRegularExpression pageObject(QStringLiteral("/Type\\s*/Page(?![a-zA-Z])"));
+        QCOMPARE(int(QString::fromLatin1(f.readAll()).count(pageObject)), 6);
+        // A broken step: refused by name (exit 2), nothing written.
+        DocumentModel doc;
+        QString error;
+        QVERIFY(doc.load(QString::fromLatin1(kLesson), &error));
+        doc.setText(1, QStringLiteral("T.Layout([32, 32], lambda i, j: )"));
+        const QString broken = dir.filePath(QStringLiteral("broken.tilescope.json"));
+        QVERIFY2(doc.save(broken, &error), qPrintable(error));
+        const QString none = dir.filePath(QStringLiteral("none.pdf"));
+        cli.start(QStringLiteral(TILESCOPE_CLI),
+                  {QStringLiteral("handout"), broken, QStringLiteral("-o"), none});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 2);
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("Step 2 «2. padded to 33»: its text has an error")),
+                 qPrintable(err));
+        QVERIFY(!QFile::exists(none));
+    }
+
     // A step whose text has an error: refused, naming it, and no file written.
     void handoutRefusesAStepWithAnError() {
         MainWindow w;

@@ -26,6 +26,9 @@ namespace {
 constexpr double kDpi = 288;
 constexpr double kUnit = kDpi / 72.0;
 constexpr double kMargin = 30; // points
+// Scene units to points for the pictures: their titles (20 units) and legends (11) come out at
+// 13 and 7 points, under the page's own title and caption.
+constexpr double kPictureText = 0.65;
 
 QString stepName(const ts::Document& doc, int i) {
     return QStringLiteral("Step %1 «%2»")
@@ -52,6 +55,11 @@ GridRenderer pageRenderer(GridModel m) {
 GridRenderer fractalRenderer(const ts::FractalView& f) {
     GridRenderer r = pageRenderer(
         tableGrid({f.rows, f.cols}, 1, f.offset, {f.footprint_elements}, ViewMode::Input));
+    // No legend, as in the panel: the colours are the blocks (outlined), not the offsets the
+    // model's legend would name.
+    GridRenderer::Style st = r.style();
+    st.legendInScene = false;
+    r.setStyle(st);
     const int R = int(f.rows), C = int(f.cols);
     std::vector<std::int64_t> blocks(std::size_t(R) * std::size_t(C));
     for (int row = 0; row < R; ++row)
@@ -75,11 +83,26 @@ QFont pageFont(double points, bool bold = false, bool mono = false) {
     return f;
 }
 
-// Draws `r` scaled to fit `box` (painter units), centred horizontally at the top.
-void paintFitted(QPainter& p, const GridRenderer& r, const QRectF& box) {
+// Draws `r` to fit `box` (painter units), centred horizontally at the top. The cells are
+// sized to the box so that the page's texts (title, headers, legend) keep their natural size,
+// in proportion to the page (kPictureText), as on the grid export's page; only what is still
+// too large is scaled down as a whole.
+void paintFitted(QPainter& p, const GridRenderer& fitted, const QRectF& box) {
+    if (box.isEmpty() || fitted.model().isEmpty()) return;
+    GridRenderer r = fitted;
+    GridRenderer::Style st = r.style();
+    const QSizeF natural = r.sceneSize();
+    const int rows = std::max(1, r.model().rows()), cols = std::max(1, r.model().cols());
+    const double fixedW = natural.width() - st.cell * cols,
+                 fixedH = natural.height() - st.cell * rows;
+    const double unit = kUnit * kPictureText; // painter units per scene unit
+    const double cellW = (box.width() / unit - fixedW) / cols;
+    const double cellH = (box.height() / unit - fixedH) / rows;
+    st.cell = std::clamp(std::min(cellW, cellH), 2.0, st.cell);
+    r.setStyle(st);
     const QSizeF scene = r.sceneSize();
-    if (scene.isEmpty() || box.isEmpty()) return;
-    const double s = std::min(box.width() / scene.width(), box.height() / scene.height());
+    if (scene.isEmpty()) return;
+    const double s = std::min({kUnit, box.width() / scene.width(), box.height() / scene.height()});
     const QPointF origin(box.left() + (box.width() - scene.width() * s) / 2, box.top());
     p.save();
     p.setClipRect(box);

@@ -11,6 +11,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QScrollArea>
+#include <QTimer>
+#include <algorithm>
 
 namespace tsw {
 
@@ -25,13 +27,22 @@ LessonPanel* installLessonDock(FeatureHost* host) {
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
     dock->setWidget(scroll);
-    // A tab beside the Layouts list (the same layouts, as steps): stacked under it, the left
-    // column would no longer fit a 1024x700 screen with every panel open. Found by name, as the
-    // window made it; without it, the left side.
+    // A tab beside the Layouts list (the same layouts, as steps), over the mapping it edits:
+    // stacked as a third dock in that column, the window would no longer fit a 1024x700 screen
+    // with every panel open. The Layouts dock is found by name, as the window made it. Shown,
+    // the tab takes room enough to read a few steps.
     window->addDockWidget(Qt::LeftDockWidgetArea, dock);
     if (auto* layouts = window->findChild<QDockWidget*>(QStringLiteral("layoutsDock"),
                                                         Qt::FindDirectChildrenOnly))
         window->tabifyDockWidget(layouts, dock);
+    QObject::connect(dock, &QDockWidget::visibilityChanged, dock, [window, dock](bool shown) {
+        if (!shown || dock->isFloating() || window->dockWidgetArea(dock) != Qt::LeftDockWidgetArea)
+            return;
+        QTimer::singleShot(0, dock, [window, dock] {
+            const int want = std::min(380, int(window->height() * 0.4));
+            if (dock->height() < want) window->resizeDocks({dock}, {want}, Qt::Vertical);
+        });
+    });
     dock->hide();
     dock->toggleViewAction()->setText(QStringLiteral("&Lesson Steps"));
     host->panelsMenu()->addAction(dock->toggleViewAction());

@@ -30,7 +30,10 @@ LessonPanel::LessonPanel(DocumentModel* doc, FeatureBus* bus, QWidget* parent)
     view_->setDefaultDropAction(Qt::MoveAction);
     view_->setDragDropOverwriteMode(false);
     view_->setSpacing(2);
-    view_->setTextElideMode(Qt::ElideRight);
+    // A caption is read whole: rows wrap to the panel's width rather than scroll sideways.
+    view_->setWordWrap(true);
+    view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view_->setResizeMode(QListView::Adjust);
 
     caption_ = new QLineEdit(this);
     caption_->setObjectName(QStringLiteral("lessonCaption"));
@@ -73,7 +76,10 @@ LessonPanel::LessonPanel(DocumentModel* doc, FeatureBus* bus, QWidget* parent)
     auto button = [this](QAction* a, const QString& label) {
         auto* b = new QToolButton(this);
         b->setDefaultAction(a);
-        b->setText(label); // shorter than the menu's words
+        // Shorter than the menu's words; the button takes the action's text again whenever the
+        // action changes (enabled or not), so it is put back then.
+        b->setText(label);
+        connect(a, &QAction::changed, b, [b, label] { b->setText(label); });
         b->setObjectName(a->objectName() + QStringLiteral("Button"));
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
         return b;
@@ -110,7 +116,11 @@ LessonPanel::LessonPanel(DocumentModel* doc, FeatureBus* bus, QWidget* parent)
     connect(doc, &DocumentModel::captionChanged, this, [this](int i) {
         if (i == doc_->active()) caption_->setText(QString::fromStdString(doc_->layout(i).caption));
     });
-    // Another project: a note about the last one's steps is wrong about this one.
+    // The note is about the action just taken ("Added step 3 «name»"): any later change (an
+    // edit, an undo, a rename, another step or project) may make its numbers or names wrong, so
+    // it goes. The panel's own action says its note after its edit.
+    connect(doc->undoStack(), &QUndoStack::indexChanged, note_, &QLabel::clear);
+    connect(doc, &DocumentModel::activeChanged, note_, &QLabel::clear);
     connect(doc, &DocumentModel::documentReset, note_, &QLabel::clear);
     followActive();
 }

@@ -5,6 +5,7 @@
 // only then (qt_module.h). Built only with TILESCOPE_GUI.
 #include "../cli.h"
 #include "render/qt_module.h"
+#include "render/qt_module_loader.h"
 
 #include "grid/grid_raster.h"
 
@@ -15,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <dlfcn.h>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -46,38 +46,20 @@ std::string lower(std::string s) {
     return s;
 }
 
-std::filesystem::path selfDirectory() {
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::filesystem::path(".") : exe.parent_path();
-}
-
-// The Qt module next to the CLI (a build tree), else where an install puts it.
+// The Qt module's renderer (qt_module_loader.h).
 int renderWithQt(const TilescopeRenderRequest& q) {
-    const std::filesystem::path dir = selfDirectory();
     std::string tried;
-    for (const std::filesystem::path& p :
-         {dir / kTilescopeRenderQtModule,
-          dir / TILESCOPE_RENDER_MODULE_DIR / kTilescopeRenderQtModule}) {
-        void* h = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            tried += std::string(tried.empty() ? "" : "; ") + dlerror();
-            continue;
-        }
-        auto fn = reinterpret_cast<TilescopeRenderQtFn>(dlsym(h, "tilescope_render_qt"));
-        if (!fn) {
-            tried += "; " + p.string() + " has no tilescope_render_qt";
-            continue;
-        }
-        char error[4096] = {};
-        const int rc = fn(&q, error, sizeof error);
-        // Not unloaded: Qt's globals live until exit.
-        if (rc != 0) std::cerr << "tilescope-cli: error: " << error << "\n";
-        return rc == 0 ? cli::kOk : rc == 2 ? cli::kBadInput : cli::kInternal;
+    auto fn =
+        reinterpret_cast<TilescopeRenderQtFn>(cli::qtModuleSymbol("tilescope_render_qt", &tried));
+    if (!fn) {
+        std::cerr << "tilescope-cli: error: this format needs the Qt renderer module ("
+                  << kTilescopeRenderQtModule << "), which could not be loaded: " << tried << "\n";
+        return cli::kInternal;
     }
-    std::cerr << "tilescope-cli: error: this format needs the Qt renderer module ("
-              << kTilescopeRenderQtModule << "), which could not be loaded: " << tried << "\n";
-    return cli::kInternal;
+    char error[4096] = {};
+    const int rc = fn(&q, error, sizeof error);
+    if (rc != 0) std::cerr << "tilescope-cli: error: " << error << "\n";
+    return rc == 0 ? cli::kOk : rc == 2 ? cli::kBadInput : cli::kInternal;
 }
 
 int render(const RenderArgs& a) {

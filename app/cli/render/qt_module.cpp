@@ -3,8 +3,10 @@
 // headless (QT_QPA_PLATFORM=offscreen unless set).
 #include "render/qt_module.h"
 
+#include "banks/lesson_handout.h"
 #include "grid/gridrenderer.h"
 
+#include "tilescope/notation/document.h"
 #include "tilescope/notation/mapping.h"
 
 #include <QGuiApplication>
@@ -39,7 +41,39 @@ void withoutRuntimeDirWarning(QtMsgType type, const QMessageLogContext& context,
         std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
 }
 
+// A headless QGuiApplication for painting, unless the process has an application already.
+std::unique_ptr<QGuiApplication> ensureApplication() {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    static const bool quiet = [] {
+        previousHandler = qInstallMessageHandler(withoutRuntimeDirWarning);
+        return true;
+    }();
+    (void)quiet;
+    static int argc = 1;
+    static char name[] = "tilescope-cli";
+    static char* argv[] = {name, nullptr};
+    std::unique_ptr<QGuiApplication> app;
+    if (!QCoreApplication::instance()) app = std::make_unique<QGuiApplication>(argc, argv);
+    return app;
+}
+
 } // namespace
+
+extern "C" __attribute__((visibility("default"))) int tilescope_handout_qt(const char* project,
+                                                                           const char* output,
+                                                                           int* pages, char* error,
+                                                                           std::size_t errorSize) {
+    try {
+        const ts::Document doc = ts::loadDocumentFile(project);
+        std::unique_ptr<QGuiApplication> app = ensureApplication();
+        const tsw::HandoutOutcome r = tsw::writeLessonHandout(doc, QString::fromUtf8(output));
+        if (!r.ok) return fail(2, r.error.toStdString(), error, errorSize);
+        if (pages) *pages = r.pages;
+        return 0;
+    } catch (const std::exception& e) {
+        return fail(2, e.what(), error, errorSize);
+    }
+}
 
 extern "C" __attribute__((visibility("default"))) int
 tilescope_render_qt(const TilescopeRenderRequest* q, char* error, std::size_t errorSize) {
@@ -48,17 +82,7 @@ tilescope_render_qt(const TilescopeRenderRequest* q, char* error, std::size_t er
         tsw::GridModel grid = tsw::GridModel::fromMapping(m, tsw::viewModeFromString(q->view),
                                                           tsw::colorModeFromString(q->color));
         grid.setAxisNote(tsw::GridModel::axisNoteFor(q->mappingText));
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-        static const bool quiet = [] {
-            previousHandler = qInstallMessageHandler(withoutRuntimeDirWarning);
-            return true;
-        }();
-        (void)quiet;
-        static int argc = 1;
-        static char name[] = "tilescope-cli";
-        static char* argv[] = {name, nullptr};
-        std::unique_ptr<QGuiApplication> app;
-        if (!QCoreApplication::instance()) app = std::make_unique<QGuiApplication>(argc, argv);
+        std::unique_ptr<QGuiApplication> app = ensureApplication();
         tsw::GridRenderer::Style style;
         style.cell = q->cell;
         style.legendInScene = q->legend != 0;

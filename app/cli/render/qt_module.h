@@ -23,6 +23,14 @@ struct TilescopeRenderRequest {
 int tilescope_render_qt(const TilescopeRenderRequest* request, char* error, std::size_t errorSize);
 
 using TilescopeRenderQtFn = int (*)(const TilescopeRenderRequest*, char*, std::size_t);
+
+// The lesson handout (widgets/banks/lesson_handout.h) of the project file `project`, written to
+// `output` (a PDF): 0 when written (*pages set), else 2 (bad input: a step whose text has an
+// error, named) or 1 (internal), with the message in error.
+int tilescope_handout_qt(const char* project, const char* output, int* pages, char* error,
+                         std::size_t errorSize);
+
+using TilescopeHandoutQtFn = int (*)(const char*, const char*, int*, char*, std::size_t);
 }
 
 // The module's file name, in the CLI's directory in a build and under
