@@ -24,6 +24,8 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QProcess>
+#include <QProgressDialog>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -425,6 +427,43 @@ private slots:
                 }
             QVERIFY2(coloured > 200, qPrintable(png));
         }
+    }
+
+    // A long handout shows its progress (after 100 ms) while the window stays responsive, and
+    // Cancel leaves no file.
+    void longHandoutShowsProgressAndCancels() {
+        MainWindow w;
+        w.setConfirmOnClose(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        DocumentModel* doc = w.document();
+        const ts::Document lesson = doc->document();
+        for (int k = 0; k < 10; ++k) // 66 steps
+            for (const ts::DocLayout& l : lesson.layouts)
+                doc->addLayout(l);
+        const int n = doc->count();
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("long.pdf"));
+        QSignalSpy done(&w, &MainWindow::handoutFinished);
+        QVERIFY(w.startHandoutExport(pdf));
+        QProgressDialog* progress = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (progress = w.findChild<QProgressDialog*>(QStringLiteral("handoutProgress"))), 3000);
+        QVERIFY(done.isEmpty());
+        QTRY_VERIFY(progress->labelText().contains(QStringLiteral(" of %1").arg(n)));
+        // The window answers meanwhile: moving between steps works.
+        doc->setActive(1);
+        QCOMPARE(doc->active(), 1);
+        auto* cancel = progress->findChild<QPushButton*>();
+        QVERIFY(cancel);
+        QCOMPARE(cancel->text(), QStringLiteral("Cancel"));
+        cancel->click();
+        QVERIFY(done.wait(30000));
+        QVERIFY(!done.first().at(0).toBool());
+        QVERIFY(done.first().at(1).toBool()); // cancelled
+        QVERIFY(!QFile::exists(pdf));
+        QVERIFY(!w.handoutRunning());
     }
 
     // The same handout from the command line: `tilescope-cli handout`.
