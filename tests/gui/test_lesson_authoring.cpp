@@ -23,6 +23,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QProcess>
 #include <QProgressDialog>
 #include <QPushButton>
@@ -166,6 +167,40 @@ private slots:
         QVERIFY2(again.load(path, &error), qPrintable(error));
         QCOMPARE(names(again), QStringLiteral("b,c,a"));
         QCOMPARE(again.layout(0).caption, std::string("two lines"));
+    }
+
+    // Dragging a step in the list moves its layout: one undo step, the rows follow.
+    void dragMovesAStep() {
+        DocumentModel doc;
+        doc.newDocument();
+        doc.rename(0, QStringLiteral("a"));
+        doc.addLayout(docLayout("b", kRowMajor));
+        doc.addLayout(docLayout("c", kPadded));
+        LessonStepsModel steps(&doc);
+        QSignalSpy moved(&steps, &QAbstractItemModel::rowsMoved);
+        const int undo = doc.undoStack()->count();
+        // "a" dropped onto "c": before it.
+        std::unique_ptr<QMimeData> data(steps.mimeData({steps.index(0)}));
+        QVERIFY(data);
+        QVERIFY(steps.canDropMimeData(data.get(), Qt::MoveAction, -1, -1, steps.index(2)));
+        QVERIFY(!steps.canDropMimeData(data.get(), Qt::CopyAction, -1, -1, steps.index(2)));
+        steps.dropMimeData(data.get(), Qt::MoveAction, -1, -1, steps.index(2));
+        QCOMPARE(names(doc), QStringLiteral("b,a,c"));
+        QCOMPARE(moved.count(), 1);
+        QCOMPARE(doc.undoStack()->count(), undo + 1);
+        QVERIFY(steps.data(steps.index(1)).toString().startsWith(QStringLiteral("2. a — ")));
+        // Below the last row: to the end.
+        data.reset(steps.mimeData({steps.index(0)}));
+        steps.dropMimeData(data.get(), Qt::MoveAction, -1, -1, {});
+        QCOMPARE(names(doc), QStringLiteral("a,c,b"));
+        // A view's internal move.
+        QVERIFY(steps.moveRows({}, 2, 1, {}, 0));
+        QCOMPARE(names(doc), QStringLiteral("b,a,c"));
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(names(doc), QStringLiteral("a,b,c"));
+        QCOMPARE(steps.data(steps.index(0)).toString().left(5), QStringLiteral("1. a "));
     }
 
     // A 3-step lesson from scratch through the panel's own actions and the bank panel's access
