@@ -28,6 +28,10 @@
 // Any Qt warning (a dangling object, a bad connection, a painter on a dead device) fails it.
 // TILESCOPE_MONKEY_STEPS / TILESCOPE_MONKEY_SEED run it longer or from another seed
 // (docs/hardening.md, `make monkey-long`); the default is a short seeded run for CI.
+// TILESCOPE_MONKEY_MIX=docks weights the steps towards the docks (float, dock, tabify, show,
+// hide, View > Panels, the Inference Trace panel in the arrangement of the newcomer's report,
+// and Quit > Save > Esc in the Save As dialog): the hunt for the unexplained exit
+// (docs/hardening.md, "The unexplained exit (problem 5)"). The default mix is unchanged.
 #include "test_gui_common.h"
 
 #include "banks/bank_analysis.h"
@@ -58,11 +62,13 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -73,6 +79,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTextDocumentFragment>
+#include <QTimer>
 #include <QToolButton>
 #include <QUrl>
 #include <QtTest>
@@ -214,6 +221,15 @@ class TestGuiMonkey : public QObject {
         checkedHover_ = 0, checkedHighlight_ = 0;
     // How often a drag moved what it dragged.
     int pans_ = 0, separatorDrags_ = 0, panelsOpened_ = 0;
+    // The dock storm (TILESCOPE_MONKEY_MIX=docks): steps that changed the docks' arrangement
+    // (shown, floating, area, tabs), times the Inference Trace panel came on screen (by any
+    // step) and was switched on from View > Panels, the report's arrangement set up, and quits
+    // cancelled in the Save As dialog. Counted in either mix.
+    bool docksMix_ = false;
+    int dockChanges_ = 0, traceShown_ = 0, traceFromMenu_ = 0, reportArrangements_ = 0,
+        quitsCancelled_ = 0;
+    bool lastWindowClosed_ = false;
+    QString quitFailure_; // what went wrong in a cancelled quit ("" when nothing)
     // The screen audit's counts: labels naming a layout, highlights checked against their
     // revision, exports compared (and refused), Run panels checked after New/Open, renames.
     int checkedNames_ = 0, checkedHighlightRevision_ = 0, checkedExports_ = 0, refusedExports_ = 0,
@@ -837,13 +853,179 @@ class TestGuiMonkey : public QObject {
         }
     }
 
+    // The docks as a user sees them: which are shown, floating, where, and tabbed with how many.
+    static QString dockArrangement(MainWindow& w) {
+        QStringList s;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            s << QStringLiteral("%1:%2%3%4%5")
+                     .arg(d->objectName())
+                     .arg(d->isVisible())
+                     .arg(d->isFloating())
+                     .arg(int(w.dockWidgetArea(d)))
+                     .arg(w.tabifiedDockWidgets(d).size());
+        return s.join(QLatin1Char(' '));
+    }
+
+    static QDockWidget* traceDock(MainWindow& w) { return dockOf(w.traceViewer()); }
+
+    // The step kinds of the dock storm: mostly docks, the trace panel and what the report did
+    // around the exit, and a fifth of the ordinary mix so that every check still applies.
+    int dockStormKind() {
+        const int r = pick(100);
+        if (r < 30) return 25; // float, dock, tabify, show, hide any dock
+        if (r < 45) return 15; // View > Panels
+        if (r < 60) return 26; // the Inference Trace panel
+        if (r < 68) return 16; // in the trace viewer
+        if (r < 72) return 21; // open a log
+        if (r < 75) return 9;  // resize
+        if (r < 78) return 14; // drag a dock separator
+        if (r < 80) return 27; // Quit > Save > Esc in the Save As dialog
+        return pick(26);
+    }
+
+    // The Inference Trace panel: on or off from View > Panels (as the report did), floated or
+    // docked again, or the report's arrangement (the Run and the four analysis panels tabbed at
+    // the bottom, the trace closed) followed by View > Panels > Inference Trace.
+    void traceDockStep(MainWindow& w, QString* what) {
+        QDockWidget* td = traceDock(w);
+        QMenu* panels = subMenu(w, QStringLiteral("&View"), QStringLiteral("&Panels"));
+        auto fromMenu = [&] {
+            if (!panels) return;
+            rebuildPanelsMenu(&w, panels); // what opening the menu does
+            for (QAction* a : panels->actions())
+                if (a->text().remove(QLatin1Char('&')) == QLatin1String("Inference Trace")) {
+                    *what += QStringLiteral(" View > Panels > Inference Trace %1")
+                                 .arg(a->isChecked() ? "off" : "on");
+                    if (!a->isChecked()) ++traceFromMenu_;
+                    a->trigger();
+                    return;
+                }
+        };
+        switch (pick(4)) {
+        case 0:
+        case 1:
+            *what = QStringLiteral("trace panel:");
+            fromMenu();
+            break;
+        case 2:
+            if (!td->isVisible()) {
+                *what = QStringLiteral("trace panel:");
+                fromMenu();
+                break;
+            }
+            *what = QStringLiteral("trace panel %1").arg(td->isFloating() ? "docked" : "floated");
+            td->setFloating(!td->isFloating());
+            break;
+        case 3: {
+            *what = QStringLiteral("the report's arrangement, then");
+            static const QStringList tabbed = {
+                QStringLiteral("Run on device"), QStringLiteral("Bank conflicts"),
+                QStringLiteral("Ascend UB banks"), QStringLiteral("Swizzle"),
+                QStringLiteral("Block rasterization")};
+            QDockWidget* first = nullptr;
+            for (const QString& title : tabbed)
+                for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                    if (d->windowTitle() == title) {
+                        if (d->isFloating()) d->setFloating(false);
+                        if (w.dockWidgetArea(d) != Qt::BottomDockWidgetArea)
+                            w.addDockWidget(Qt::BottomDockWidgetArea, d);
+                        // Closed is unchecked; a tab behind another is not visible, yet open.
+                        if (!d->toggleViewAction()->isChecked()) d->toggleViewAction()->trigger();
+                        if (first)
+                            w.tabifyDockWidget(first, d);
+                        else
+                            first = d;
+                    }
+            if (td->toggleViewAction()->isChecked()) td->toggleViewAction()->trigger();
+            ++reportArrangements_;
+            settle(w);
+            fromMenu();
+            break;
+        }
+        }
+    }
+
+    // Ctrl+Q with unsaved changes, Save in the prompt, Esc in the Save As dialog, as the report
+    // did just before the exit: the window must stay, and nothing may be written.
+    void cancelledQuit(MainWindow& w, QString* what) {
+        DocumentModel* d = w.document();
+        if (!d->activeLayout()) return;
+        // Save goes to the Save As dialog only for a project without a file of its own (a new
+        // one or a sample); with a file of its own it would write it.
+        const QString samples = MainWindow::samplesDirectory();
+        if (!d->filePath().isEmpty() && !d->filePath().startsWith(samples + QLatin1Char('/')))
+            return;
+        if (!d->isDirty()) { // an edit, so that Quit asks
+            w.editor()->codeEdit()->setFocus();
+            QTest::keyClick(w.editor()->codeEdit(), Qt::Key_Space);
+            settle(w);
+        }
+        if (!d->isDirty()) return;
+        // File > Quit, which Ctrl+Q triggers (found by its text: the offscreen platform has no
+        // standard Quit key, so its shortcut is empty here).
+        QAction* quit = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu() && a->text() == QLatin1String("&File"))
+                for (QAction* b : a->menu()->actions())
+                    if (b->text() == QLatin1String("&Quit")) quit = b;
+        if (!quit) {
+            quitFailure_ = QStringLiteral("no File > Quit");
+            return;
+        }
+        *what = QStringLiteral("Quit > Save > Esc in the Save As dialog");
+        // The modal dialogs run their own loops: answered from a timer, as a hand would.
+        bool sawPrompt = false, sawSaveAs = false;
+        QElapsedTimer clock;
+        clock.start();
+        QTimer hand;
+        hand.setInterval(20);
+        QObject::connect(&hand, &QTimer::timeout, [&] {
+            QWidget* m = QApplication::activeModalWidget();
+            if (auto* box = qobject_cast<QMessageBox*>(m)) {
+                for (QAbstractButton* b : box->buttons())
+                    if (b->text() == QLatin1String("&Save")) {
+                        sawPrompt = true;
+                        b->click();
+                        return;
+                    }
+            } else if (auto* fd = qobject_cast<QFileDialog*>(m)) {
+                if (!fd->isVisible()) return;
+                sawSaveAs = true;
+                QTest::keyClick(fd->focusWidget() ? fd->focusWidget() : fd, Qt::Key_Escape);
+                return;
+            }
+            if (m && clock.elapsed() > 20000) { // not the dialogs of this story: say so, go on
+                quitFailure_ =
+                    QStringLiteral("a modal '%1' (%2) still open after 20 s")
+                        .arg(m->windowTitle(), QString::fromLatin1(m->metaObject()->className()));
+                if (auto* dlg = qobject_cast<QDialog*>(m))
+                    dlg->reject();
+                else
+                    m->close();
+            }
+        });
+        hand.start();
+        w.setConfirmOnClose(true);
+        quit->trigger();
+        w.setConfirmOnClose(false);
+        hand.stop();
+        if (quitFailure_.isEmpty() && (!sawPrompt || !sawSaveAs))
+            quitFailure_ = QStringLiteral("the quit did not go through the prompt (%1) and the "
+                                          "Save As dialog (%2)")
+                               .arg(sawPrompt)
+                               .arg(sawSaveAs);
+        if (quitFailure_.isEmpty() && !d->isDirty())
+            quitFailure_ = QStringLiteral("the project is no longer marked unsaved");
+        ++quitsCancelled_;
+    }
+
     void step(MainWindow& w, QString* what) {
         CodeEdit* edit = w.editor()->codeEdit();
         GridView* grid = w.gridView();
         // The first steps visit every kind of action once, in order, so that even a short run
         // does each (the checks at the end require it); random choices after that.
         const bool touring = steps_ < 26;
-        const int kind = touring ? steps_ : pick(26);
+        const int kind = touring ? steps_ : docksMix_ ? dockStormKind() : pick(26);
         ++steps_;
         switch (kind) {
         case 0:
@@ -1138,6 +1320,12 @@ class TestGuiMonkey : public QObject {
             }
             break;
         }
+        case 26:
+            traceDockStep(w, what);
+            break;
+        case 27:
+            cancelledQuit(w, what);
+            break;
         case 24: { // Export View, once what was asked for has settled
             settle(w);
             const QString file = exportDir_.filePath(QStringLiteral("export-%1.png").arg(steps_));
@@ -1174,6 +1362,15 @@ private slots:
                                   ? unsigned(qEnvironmentVariableIntValue("TILESCOPE_MONKEY_SEED"))
                                   : 20261201u;
         rng_.seed(seed);
+        const QString mix = qEnvironmentVariable("TILESCOPE_MONKEY_MIX");
+        if (!mix.isEmpty() && mix != QLatin1String("docks"))
+            QFAIL(qPrintable(QStringLiteral("TILESCOPE_MONKEY_MIX=%1: the mixes are the default "
+                                            "(unset) and docks")
+                                 .arg(mix)));
+        docksMix_ = mix == QLatin1String("docks");
+        // The window vanishing is what the hunt is for: the last window closing is a failure.
+        QObject::connect(qApp, &QGuiApplication::lastWindowClosed, this,
+                         [this] { lastWindowClosed_ = true; });
         QElapsedTimer clock;
         clock.start();
         qputenv("TILESCOPE_NO_DIALOGS", "1"); // a refused export says so without a modal box
@@ -1187,12 +1384,27 @@ private slots:
             w.openFile(MainWindow::samplesDirectory() + QStringLiteral("/default.tilescope.json")));
         settle(w);
         QStringList log;
+        QString arrangement = dockArrangement(w);
+        bool traceWasShown = traceDock(w)->isVisible();
         for (int i = 0; i < steps; ++i) {
             QString what = QStringLiteral("(nothing)");
             step(w, &what);
             log << what;
             settle(w);
-            const QString v = violation(w);
+            const QString now = dockArrangement(w);
+            if (now != std::exchange(arrangement, now)) ++dockChanges_;
+            const bool traceShown = traceDock(w)->isVisible();
+            if (traceShown && !traceWasShown) ++traceShown_;
+            traceWasShown = traceShown;
+            QString v;
+            if (!w.isVisible() || lastWindowClosed_)
+                v = QStringLiteral("the main window is gone (visible %1, last window closed %2)")
+                        .arg(w.isVisible())
+                        .arg(lastWindowClosed_);
+            else if (!quitFailure_.isEmpty())
+                v = QStringLiteral("cancelled quit: ") + std::exchange(quitFailure_, QString());
+            else
+                v = violation(w);
             if (!v.isEmpty() || !qtWarnings().isEmpty()) {
                 const QString last =
                     log.mid(std::max<qsizetype>(0, log.size() - 12)).join(QStringLiteral("\n  "));
@@ -1220,6 +1432,16 @@ private slots:
         QVERIFY(pans_ > 0);
         QVERIFY(separatorDrags_ > 0);
         QVERIFY(panelsOpened_ > 0);
+        qInfo("docks (mix %s): arrangement changed by %d steps, Inference Trace came on screen %d "
+              "times (%d by the storm's View > Panels step), the report's arrangement %d times, "
+              "quits cancelled in Save As %d",
+              docksMix_ ? "docks" : "default", dockChanges_, traceShown_, traceFromMenu_,
+              reportArrangements_, quitsCancelled_);
+        if (docksMix_) {
+            QVERIFY(traceFromMenu_ > 0);
+            QVERIFY(reportArrangements_ > 0);
+            QVERIFY(quitsCancelled_ > 0);
+        }
         qInfo("screen audit: layout names on labels %d, highlight revisions %d, exports compared "
               "%d, refused %d, Run panels after New/Open %d, renames %d",
               checkedNames_, checkedHighlightRevision_, checkedExports_, refusedExports_,
