@@ -19,8 +19,11 @@ all: build
 deps:
 	@bash tools/install-deps.sh
 
+# The development tree keeps line tables only (cmake/build_speed.cmake, TILESCOPE_DEBUG_INFO); the
+# packages, below, carry full debug information.
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_DEBUG_INFO=lines \
+	  $(CMAKE_FLAGS)
 
 configure: deps $(BUILD)/CMakeCache.txt
 

@@ -188,7 +188,7 @@ private slots:
         QCOMPARE(names(doc), QStringLiteral("b,a,c"));
         QCOMPARE(moved.count(), 1);
         QCOMPARE(doc.undoStack()->count(), undo + 1);
-        QVERIFY(steps.data(steps.index(1)).toString().startsWith(QStringLiteral("2. a — ")));
+        QVERIFY(steps.data(steps.index(1)).toString().startsWith(QStringLiteral("Step 2 · a — ")));
         // Below the last row: to the end.
         data.reset(steps.mimeData({steps.index(0)}));
         steps.dropMimeData(data.get(), Qt::MoveAction, -1, -1, {});
@@ -200,7 +200,7 @@ private slots:
         doc.undoStack()->undo();
         doc.undoStack()->undo();
         QCOMPARE(names(doc), QStringLiteral("a,b,c"));
-        QCOMPARE(steps.data(steps.index(0)).toString().left(5), QStringLiteral("1. a "));
+        QCOMPARE(steps.data(steps.index(0)).toString().left(11), QStringLiteral("Step 1 · a "));
     }
 
     // A 3-step lesson from scratch through the panel's own actions and the bank panel's access
@@ -251,7 +251,8 @@ private slots:
             QCOMPARE(wavefronts1, 16); // float16: two elements a word
             QVERIFY(steps->data(steps->index(0))
                         .toString()
-                        .startsWith(QStringLiteral("1. row-major — Column access: 16 wavefronts")));
+                        .startsWith(
+                            QStringLiteral("Step 1 · row-major — Column access: 16 wavefronts")));
             QVERIFY(steps->data(steps->index(0))
                         .toString()
                         .contains(QStringLiteral("banks: %1 float16").arg(kColumn)));
@@ -282,7 +283,7 @@ private slots:
             QCOMPARE(doc->layout(1).caption, std::string("Padded rows, row access"));
             QVERIFY(steps->data(steps->index(1))
                         .toString()
-                        .startsWith(QStringLiteral("2. padded — Padded rows, row access")));
+                        .startsWith(QStringLiteral("Step 2 · padded — Padded rows, row access")));
 
             // Step 3: another copy; moved up, down; deleted and undone.
             caption->clear();
@@ -298,9 +299,10 @@ private slots:
             QCOMPARE(doc->active(), 1);
             QVERIFY(steps->data(steps->index(1))
                         .toString()
-                        .startsWith(QStringLiteral("2. %1 — Third").arg(thirdName)));
-            QVERIFY(
-                steps->data(steps->index(2)).toString().startsWith(QStringLiteral("3. padded")));
+                        .startsWith(QStringLiteral("Step 2 · %1 — Third").arg(thirdName)));
+            QVERIFY(steps->data(steps->index(2))
+                        .toString()
+                        .startsWith(QStringLiteral("Step 3 · padded")));
             QCOMPARE(panel->stepsView()->currentIndex().row(), 1);
             doc->undoStack()->undo();
             QCOMPARE(doc->indexOf(third), 2);
@@ -326,7 +328,7 @@ private slots:
             doc->rename(0, QStringLiteral("row major"));
             QVERIFY(steps->data(steps->index(0))
                         .toString()
-                        .startsWith(QStringLiteral("1. row major — ")));
+                        .startsWith(QStringLiteral("Step 1 · row major — ")));
             QString error;
             QVERIFY2(doc->save(path, &error), qPrintable(error));
             // Another project: the list is that project's.

@@ -79,7 +79,8 @@ QVariant LessonStepsModel::data(const QModelIndex& index, int role) const {
     const QString caption = QString::fromStdString(l.caption);
     switch (role) {
     case Qt::DisplayRole: {
-        QString first = QStringLiteral("%1. %2").arg(index.row() + 1).arg(name);
+        // "Step n ·", not "n.": lesson layouts are often named "1. ..." themselves.
+        QString first = QStringLiteral("Step %1 · %2").arg(index.row() + 1).arg(name);
         first +=
             caption.isEmpty() ? QStringLiteral(" — (no caption)") : QStringLiteral(" — ") + caption;
         return first + QStringLiteral("\n    ") + analysisSummary(l.analysis);
