@@ -58,11 +58,13 @@ asan: deps
 	cmake --preset asan && cmake --build --preset asan -j $(JOBS) && ctest --preset asan -j $(JOBS)
 
 # The long forms of the GUI monkey and of the crash tests, under ASan+UBSan+LSan
-# (docs/hardening.md records their runs): MONKEY_STEPS steps from each of MONKEY_SEEDS; FAULT_ROUNDS
+# (docs/hardening.md records their runs): MONKEY_STEPS steps from each of MONKEY_SEEDS
+# (MONKEY_MIX=docks: the dock storm, mostly docks, panels and the Inference Trace); FAULT_ROUNDS
 # SIGKILLs during saves, autosaves and exports, then the recovery tests. Only their targets are
 # built (the whole ASan suite is big).
 MONKEY_SEEDS ?= 1 2 3
 MONKEY_STEPS ?= 3000
+MONKEY_MIX ?=
 FAULT_ROUNDS ?= 60
 # QtTest's watchdog ends a test function after 5 minutes: the long forms take longer.
 ASAN_ENV = QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=7200000 ASAN_OPTIONS=detect_leaks=1 \
@@ -73,7 +75,7 @@ monkey-long:
 	cmake --preset asan && cmake --build --preset asan -j $(JOBS) --target test_gui_monkey
 	for s in $(MONKEY_SEEDS); do \
 	  $(ASAN_ENV) TILESCOPE_MONKEY_SEED=$$s TILESCOPE_MONKEY_STEPS=$(MONKEY_STEPS) \
-	    build-asan/tests/test_gui_monkey || exit 1; \
+	    TILESCOPE_MONKEY_MIX=$(MONKEY_MIX) build-asan/tests/test_gui_monkey || exit 1; \
 	done
 
 fault-long:
