@@ -343,18 +343,9 @@ bool RunController::start(RunTarget target, const RunSpec& spec) {
     // The kernel first (the shape and dtype checks need no toolkit), then CANN.
     std::string script;
     try {
-        const ts::Mapping m = ts::parseMapping(spec.mappingText.toStdString());
-        const ts::Shape in = std::visit([](const auto& x) { return x.inputShape(); }, m);
-        if (in.size() != 2)
-            throw ts::InputError("the Ascend round trip takes a 2-D tile; this layout's input "
-                                 "shape is " +
-                                 ts::formatShape(in));
-        ts::AscendKernelOptions o;
-        o.rows = in[0];
-        o.cols = in[1];
-        o.dtype = spec.dtype.toStdString();
-        o.backend = ts::parseAscendBackend(spec.ascendBackend.toStdString());
-        o.chip = ts::parseAscendChip(spec.ascendChip.toStdString());
+        const ts::AscendKernelOptions o = ts::ascendKernelOptionsFor(
+            spec.mappingText.toStdString(), spec.dtype.toStdString(),
+            spec.ascendBackend.toStdString(), spec.ascendChip.toStdString());
         // Refuses a tile that does not fit the chip, naming the buffer and both sizes.
         script = ts::generateAscendNdToNzKernel(o);
     } catch (const std::exception& e) {

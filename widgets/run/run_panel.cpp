@@ -584,18 +584,9 @@ void showAscendFootprint(DocumentModel* doc, RunPanel* panel) {
         return;
     }
     try {
-        const ts::Mapping m = ts::parseMapping(l->text);
-        const ts::Shape in = std::visit([](const auto& x) { return x.inputShape(); }, m);
-        if (in.size() != 2)
-            throw ts::InputError("the Ascend round trip takes a 2-D tile; this layout's input "
-                                 "shape is " +
-                                 ts::formatShape(in));
-        ts::AscendKernelOptions o;
-        o.rows = in[0];
-        o.cols = in[1];
-        o.dtype = panel->dtype().toStdString();
-        o.backend = ts::parseAscendBackend(panel->ascendBackend().toStdString());
-        o.chip = ts::parseAscendChip(panel->ascendChip().toStdString());
+        const ts::AscendKernelOptions o = ts::ascendKernelOptionsFor(
+            l->text, panel->dtype().toStdString(), panel->ascendBackend().toStdString(),
+            panel->ascendChip().toStdString());
         const ts::AscendFootprint f = ts::ascendFootprint(o);
         panel->showAscendFootprint(QStringLiteral("«%1» on-chip footprint — %2")
                                        .arg(QString::fromStdString(l->name),

@@ -110,6 +110,39 @@ TEST(AscendKernel, TileFollowsTheRunSpecIncludingInt4) {
 }
 
 // int4 on the released route: refused with the adapter's reason, not generated.
+// The Run panel's footprint and the run take their tile from one function: the layout's 2-D
+// input shape, with the user's dtype, back end and chip.
+TEST(AscendKernel, OptionsForALayoutTakeItsInputShapeAndRefuseOthers) {
+    const ts::AscendKernelOptions o = ts::ascendKernelOptionsFor(
+        "T.Layout([48, 80], lambda i, j: i * 80 + j)", "bfloat16", "npuir", "950");
+    EXPECT_EQ(o.rows, 48);
+    EXPECT_EQ(o.cols, 80);
+    EXPECT_EQ(o.dtype, "bfloat16");
+    EXPECT_EQ(o.backend, ts::AscendBackend::Npuir);
+    EXPECT_EQ(o.chip, ts::AscendChip::Ascend950);
+    // A fragment's input shape is its tile too.
+    const ts::AscendKernelOptions f = ts::ascendKernelOptionsFor(
+        "T.Fragment([16, 32], forward_thread_fn=lambda i, j: i, forward_index_fn=lambda i, j: j)",
+        "float16", "ascendc_pto", "a2a3");
+    EXPECT_EQ(f.rows, 16);
+    EXPECT_EQ(f.cols, 32);
+    auto message = [](const std::string& text, const std::string& backend,
+                      const std::string& chip) {
+        try {
+            ts::ascendKernelOptionsFor(text, "float16", backend, chip);
+        } catch (const std::exception& e) { // InputError, or the parser's error
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_NE(message("T.Layout([64], lambda i: i)", "ascendc_pto", "a2a3")
+                  .find("takes a 2-D tile; this layout's input shape is [64]"),
+              std::string::npos);
+    EXPECT_NE(message("T.Layout([8, 8], lambda i, j: i * 8 + j)", "cuda", "a2a3"), "(accepted)");
+    EXPECT_NE(message("T.Layout([8, 8], lambda i, j: i * 8 + j)", "npuir", "h200"), "(accepted)");
+    EXPECT_NE(message("T.Layout([8, 8], lambda i, j: i * 8 +", "npuir", "950"), "(accepted)");
+}
+
 TEST(AscendKernel, Int4IsRefusedOnTheReleasedRouteWithTheAdaptersReason) {
     const auto f = ts::ascendFootprint({16, 70, "int4"});
     ASSERT_EQ(f.problems.size(), 1u);

@@ -48,6 +48,14 @@ struct AscendKernelOptions {
     AscendChip chip = AscendChip::A2A3;
 };
 
+// The options of the ND->NZ round trip for a layout: its 2-D input shape is the tile, with the
+// dtype, back end and chip as named by the user (parseAscendBackend, parseAscendChip). What the
+// Run panel shows as the footprint and what the run generates are the same tile by construction.
+// Throws the parser's error for mapping text that does not parse, and InputError for a tile that
+// is not 2-D or an unknown back end or chip.
+AscendKernelOptions ascendKernelOptionsFor(const std::string& mappingText, const std::string& dtype,
+                                           const std::string& backend, const std::string& chip);
+
 // On-chip capacities in bytes. The chip's come from CANN (see ascendChipCapacity in
 // ascend_kernel.cpp for the sources); a route may use less (tilelang-ascend's released codegen
 // gives L1 and UB 256 bytes less than the chip has).
