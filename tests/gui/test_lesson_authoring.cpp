@@ -4,6 +4,7 @@
 // actions and the Bank conflicts panel's access field, and the PDF handout of the sample lesson
 // checked page by page against the numbers the app shows for each step (pdftotext, pdftoppm).
 #include "test_gui_common.h"
+#include "window_fixture.h"
 
 #include "banks/bank_docks.h"
 #include "banks/bank_panel.h"
@@ -337,10 +338,7 @@ private slots:
             QVERIFY(steps->data(steps->index(0)).toString().contains(QStringLiteral("no caption")));
         }
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(path));
+        QVERIFY(showWithFile(w, path));
         DocumentModel* doc = w.document();
         QCOMPARE(doc->count(), 3);
         QCOMPARE(QString::fromStdString(doc->layout(0).name), QStringLiteral("row major"));
@@ -364,11 +362,7 @@ private slots:
     // that step, written off the UI thread.
     void handoutOfTheSampleLesson() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1400, 900)));
         DocumentModel* doc = w.document();
         const int n = doc->count();
         QCOMPARE(n, 6);
@@ -470,10 +464,7 @@ private slots:
     // Cancel leaves no file.
     void longHandoutShowsProgressAndCancels() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson)));
         DocumentModel* doc = w.document();
         const ts::Document lesson = doc->document();
         for (int k = 0; k < 10; ++k) // 66 steps
@@ -539,10 +530,7 @@ private slots:
     // A step whose text has an error: refused, naming it, and no file written.
     void handoutRefusesAStepWithAnError() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson)));
         DocumentModel* doc = w.document();
         doc->setText(2, QStringLiteral("T.Layout([32, 32], lambda i, j: i * 32 +"));
         QTemporaryDir dir;

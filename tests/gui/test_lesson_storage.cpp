@@ -5,6 +5,7 @@
 // tile's, applied in the same panel), the padded tile's size from the grid's title, the nZ
 // fractal's storage, and the sample log the inference step points to.
 #include "test_gui_common.h"
+#include "window_fixture.h"
 
 #include "banks/bank_docks.h"
 #include "banks/bank_panel.h"
@@ -59,11 +60,7 @@ private slots:
 
     void captionsStateWhatTheAppShows() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1300, 850)));
         DocumentModel* doc = w.document();
         QCOMPARE(doc->count(), kSteps);
         auto* docks = w.findChild<BankDocks*>(QStringLiteral("bankDocks"));

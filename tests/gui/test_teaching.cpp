@@ -4,6 +4,7 @@
 // lesson sample (every step's caption states what the model computes), and the bank heat grid's
 // tooltips and legend.
 #include "test_gui_common.h"
+#include "window_fixture.h"
 
 #include "banks/bank_docks.h"
 #include "banks/bank_overlays.h"
@@ -68,11 +69,9 @@ private slots:
 
     void presenterModeHidesAndRestores() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json")));
+        QVERIFY(showWithFile(w,
+                             QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json"),
+                             QSize(1300, 850)));
         BankDocks* docks = docksOf(w);
         docks->bankDock()->show();
         // The analysis panels are about a shared T.Layout: present one.
@@ -186,11 +185,7 @@ private slots:
     // figure is what the model computes for what is on screen.
     void lessonStepsMatchTheModel() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1300, 850)));
         DocumentModel* doc = w.document();
         QCOMPARE(doc->count(), 6);
         BankDocks* docks = docksOf(w);
@@ -275,11 +270,7 @@ private slots:
     // panels come back.
     void leavingAfterAnotherAnalysisRestoresTheWindow() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1300, 850)));
         QCoreApplication::processEvents();
         const QStringList before = visibleDocks(w);
         QStringList toolbars;
@@ -309,11 +300,9 @@ private slots:
     // hint names only the keys that apply (no steps for a one-layout project).
     void presenterBarAndShortcutsWork() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json")));
+        QVERIFY(showWithFile(w,
+                             QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json"),
+                             QSize(1300, 850)));
         DocumentModel* doc = w.document();
         QVERIFY(doc->count() > 1);
         w.document()->setActive(0);
@@ -419,11 +408,9 @@ private slots:
         }
         // Reopened in a fresh window (after another project): the access is back.
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json")));
+        QVERIFY(showWithFile(w,
+                             QStringLiteral(TILESCOPE_SOURCE_DIR "/samples/default.tilescope.json"),
+                             QSize(1300, 850)));
         QVERIFY(w.openFile(path));
         BankPanel* bank = docksOf(w)->bankPanel();
         QVERIFY(docksOf(w)->bankDock()->isVisible());
@@ -442,11 +429,7 @@ private slots:
     // step as authored is not changed, and the caption says the panel shows another access.
     void lessonKeepsTypedAccessAndSaysSo() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1300, 850)));
         DocumentModel* doc = w.document();
         BankPanel* bank = docksOf(w)->bankPanel();
         QTRY_COMPARE(bank->sourceName(), QString::fromStdString(doc->layout(0).name));
@@ -485,11 +468,7 @@ private slots:
     // heat map alike; a lane tag and its cell's bank number sit in separate halves of the cell.
     void presenterLabelsAreLegibleAndApart() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.resize(1300, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1300, 850)));
         BankPanel* bank = docksOf(w)->bankPanel();
         const double normal = w.gridView()->renderer().style().minLabelPx;
         QVERIFY(normal < 14);
@@ -590,10 +569,7 @@ private slots:
     // in presenter mode), on the lesson's 32x32 tile, has heat cells large enough to read.
     void heatCellsAreReadableDockedInTheWindow() {
         MainWindow w;
-        w.setConfirmOnClose(false);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFile(QString::fromLatin1(kLesson)));
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson)));
         BankDocks* docks = docksOf(w);
         w.document()->setActive(0); // 1. column access, 32x32 fp32
         docks->bankDock()->show();
