@@ -206,6 +206,39 @@ private slots:
 
     // A 3-step lesson from scratch through the panel's own actions and the bank panel's access
     // field; saved and reopened, its captions, analyses and order are back.
+    // F2 in the steps list edits the step's caption, as the list says, although F2 is also the
+    // window's Rename Layout: the layout keeps its name.
+    void f2InTheStepsListEditsTheCaption() {
+        MainWindow w;
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1400, 900)));
+        DocumentModel* doc = w.document();
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+        QVERIFY(dock);
+        dock->toggleViewAction()->trigger();
+        QTRY_VERIFY(dock->isVisible());
+        dock->raise();
+        auto* panel = dock->findChild<LessonPanel*>();
+        QVERIFY(panel);
+        QListView* view = panel->stepsView();
+        doc->setActive(1);
+        const QModelIndex step = panel->stepsModel()->index(1);
+        QTRY_COMPARE(view->currentIndex(), step);
+        view->setFocus();
+        QTRY_VERIFY(view->hasFocus());
+        const std::string name = doc->layout(1).name;
+        QTest::keyClick(view, Qt::Key_F2);
+        auto* editor = qobject_cast<QLineEdit*>(view->indexWidget(step));
+        QVERIFY2(editor, "F2 opened no caption editor in the steps list");
+        QCOMPARE(editor->text(), QString::fromStdString(doc->layout(1).caption));
+        editor->selectAll();
+        QTest::keyClicks(editor, QStringLiteral("Padding makes the column read conflict-free"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        // The delegate commits on Return through a queued call.
+        QTRY_COMPARE(QString::fromStdString(doc->layout(1).caption),
+                     QStringLiteral("Padding makes the column read conflict-free"));
+        QCOMPARE(doc->layout(1).name, name);
+    }
+
     void authorALessonThroughThePanel() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("authored.tilescope.json"));
@@ -431,6 +464,9 @@ private slots:
                          qPrintable(shown[i] + QStringLiteral(" not in: ") + page));
                 QVERIFY(page.contains(QString::fromStdString(l.analysis.access)));
                 QVERIFY(!page.contains(kRow)); // not what the panel shows now
+                // The heat map has no title of its own: the layout's ("label and colour: ...")
+                // would name offsets over cells that show banks.
+                QVERIFY2(page.count(QStringLiteral("label and colour")) <= 1, qPrintable(page));
             } else {
                 const ts::FractalView fv = ts::fractalView(ts::FractalKind::zN, 40, 40, "float16");
                 QVERIFY2(page.contains(

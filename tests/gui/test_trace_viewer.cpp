@@ -210,6 +210,23 @@ void TestTraceViewer::openInEditorSaysWhatItDid() {
     QCOMPARE(editor->text(), v->currentMappingText(0));
     QVERIFY2(v->noticeText().contains(QStringLiteral("Added «%1»").arg(name)),
              qPrintable(v->noticeText()));
+    // The notice follows the layout it names: renamed, it says the new name; undone, it is gone;
+    // and after File > New it does not tell of a layout the new project lacks.
+    w.document()->rename(before, QStringLiteral("acc from the trace"));
+    QVERIFY2(v->noticeText().contains(QStringLiteral("Added «acc from the trace»")),
+             qPrintable(v->noticeText()));
+    w.document()->undoStack()->undo(); // the rename
+    QVERIFY2(v->noticeText().contains(QStringLiteral("Added «%1»").arg(name)),
+             qPrintable(v->noticeText()));
+    w.document()->undoStack()->undo(); // the add
+    QCOMPARE(w.document()->count(), before);
+    QVERIFY2(v->noticeText().isEmpty(), qPrintable(v->noticeText()));
+    open->click();
+    QVERIFY(!v->noticeText().isEmpty());
+    w.document()->newDocument();
+    QVERIFY2(v->noticeText().isEmpty(), qPrintable(v->noticeText()));
+    open->click();
+    QVERIFY(!v->noticeText().isEmpty());
     // Another event: the notice was about the previous one.
     QVERIFY(v->selectEvent(std::size_t(v->findEvent(EventKind::Error))));
     QVERIFY(v->noticeText().isEmpty());

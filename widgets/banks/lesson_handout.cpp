@@ -218,6 +218,12 @@ std::optional<HandoutPage> handoutPage(const ts::Document& doc, int i, QString* 
         const int count = int(r.cost->instructions.size());
         const int step = a.step >= 0 && a.step < count ? a.step : -1;
         GridRenderer heat = pageRenderer(r.grid);
+        // No title, as in the panel: the model's would name the layout's offsets ("label and
+        // colour: flattened physical offset") over cells that show banks; the label above the
+        // picture says what it is.
+        GridRenderer::Style st = heat.style();
+        st.title = false;
+        heat.setStyle(st);
         applyBankHeat(heat, *r.tile, *r.plan, *r.cost, step);
         pg.analysis = std::move(heat);
         pg.analysisLabel =

@@ -9,6 +9,7 @@
 #include <QAction>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QListView>
 #include <QPushButton>
@@ -26,6 +27,7 @@ LessonPanel::LessonPanel(DocumentModel* doc, FeatureBus* bus, QWidget* parent)
     view_->setObjectName(QStringLiteral("lessonSteps"));
     view_->setModel(model_);
     view_->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
+    view_->installEventFilter(this); // F2 edits the caption here (eventFilter)
     view_->setDragDropMode(QAbstractItemView::InternalMove);
     view_->setDefaultDropAction(Qt::MoveAction);
     view_->setDragDropOverwriteMode(false);
@@ -216,6 +218,20 @@ void LessonPanel::deleteStep() {
     const QString name = QString::fromStdString(doc_->layout(i).name);
     doc_->removeLayout(i);
     say(QStringLiteral("Deleted step «%1» (Edit ▸ Undo brings it back).").arg(name));
+}
+
+// F2 is also the window's Rename Layout shortcut, which would take the key before the view: in the
+// steps list it edits the step's caption, as the list says (the view's EditKeyPressed trigger),
+// so the view claims it through the shortcut override.
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_ && event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_F2 && key->modifiers() == Qt::NoModifier) {
+            event->accept();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace tsw

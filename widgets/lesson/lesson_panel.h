@@ -47,6 +47,9 @@ public slots:
     void moveDown();
     void deleteStep();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void followActive();  // selection and caption field show the active layout
     void updateActions(); // what can be done to the active step

@@ -36,6 +36,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <memory>
+
 namespace tsw {
 
 using ts::dump::Event;
@@ -1033,17 +1035,45 @@ QDockWidget* installTraceDock(FeatureHost* host) {
     growWhenShown(window, dock, 0.5, 520); // two grids side by side need the height
     FeatureBus* bus = host->bus();
     DocumentModel* doc = host->document();
+    // The notice "Added «name» ..." names the added layout by its id, not a copy of its name: a
+    // rename renames it, and once the layout is gone (undo, delete, File > New or Open) so is the
+    // notice, which would otherwise tell of a layout the project does not have.
+    struct AddedNotice {
+        LayoutId id = 0;
+        QString text;
+    };
+    auto added = std::make_shared<AddedNotice>();
+    auto showAdded = [doc, viewer, added] {
+        if (!added->id) return;
+        if (viewer->noticeText() != added->text) { // replaced by another notice meanwhile
+            added->id = 0;
+            return;
+        }
+        const QString name = doc->nameOf(added->id);
+        added->text = name.isEmpty()
+                          ? QString()
+                          : QStringLiteral("Added «%1» to the project as a new layout and selected "
+                                           "it in the editor (Edit ▸ Undo removes it).")
+                                .arg(name);
+        if (name.isEmpty()) added->id = 0;
+        viewer->showNotice(added->text);
+    };
+    if (doc) {
+        QObject::connect(doc, &DocumentModel::nameChanged, viewer, showAdded);
+        QObject::connect(doc, &DocumentModel::layoutRemoved, viewer, showAdded);
+        QObject::connect(doc, &DocumentModel::documentReset, viewer, showAdded);
+    }
     QObject::connect(
         viewer, &TraceViewer::openInEditor, bus,
-        [bus, doc, viewer](const QString& name, const QString& text) {
+        [bus, doc, viewer, added, showAdded](const QString& name, const QString& text) {
             // The window adds the layout and makes it active (at once: one thread),
             // so the panel can say which name it got (a taken name is numbered).
             emit bus->openLayoutRequested(name, text, QStringLiteral("the inference trace"));
-            const ts::DocLayout* added = doc ? doc->activeLayout() : nullptr;
-            if (!added || added->text != text.toStdString()) return;
-            viewer->showNotice(QStringLiteral("Added «%1» to the project as a new layout and "
-                                              "selected it in the editor (Edit ▸ Undo removes it).")
-                                   .arg(QString::fromStdString(added->name)));
+            const ts::DocLayout* layout = doc ? doc->activeLayout() : nullptr;
+            if (!layout || layout->text != text.toStdString()) return;
+            added->id = doc->activeId();
+            added->text = viewer->noticeText(); // "ours" for showAdded, which words it
+            showAdded();
         });
     QObject::connect(bus, &FeatureBus::tileLangOutput, viewer,
                      [viewer](const QByteArray& chunk) { viewer->importer()->feedText(chunk); });
