@@ -319,6 +319,13 @@ private slots:
                         .toString()
                         .startsWith(QStringLiteral("Step 2 · padded — Padded rows, row access")));
 
+            // A copy made without typing a caption has none: the step's caption (and its
+            // numbers) are the step's. Undone.
+            panel->addStepAction()->trigger();
+            QCOMPARE(doc->count(), 3);
+            QCOMPARE(doc->layout(2).caption, std::string());
+            doc->undoStack()->undo();
+            QCOMPARE(doc->count(), 2);
             // Step 3: another copy; moved up, down; deleted and undone.
             caption->clear();
             QTest::keyClicks(caption, QStringLiteral("Third"));

@@ -98,12 +98,14 @@ LessonPanel::LessonPanel(DocumentModel* doc, FeatureBus* bus, QWidget* parent)
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("lessonNote"));
     note_->setWordWrap(true);
+    // The caption field and the buttons above the list: the panel scrolls when the window is
+    // small, and what it scrolls away first must be steps, not the controls.
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(4, 4, 4, 4);
-    v->addWidget(view_, 1);
     v->addLayout(captionRow);
     v->addLayout(buttons);
     v->addWidget(note_);
+    v->addWidget(view_, 1);
 
     // A click on a step makes it the active layout (as the Layouts list does).
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -194,8 +196,11 @@ void LessonPanel::addStepFromCurrent() {
     if (i < 0 || i >= doc_->count()) return;
     ts::DocLayout l = doc_->layout(i);
     l.analysis = shownAnalysis(doc_, bus_, i);
+    // The copy takes a caption typed for it, never the step's own: that caption's numbers are
+    // the step's, and the copy is made to be changed.
     const QString caption = caption_->text().simplified();
-    if (!caption.isEmpty()) l.caption = caption.toStdString();
+    l.caption = caption != QString::fromStdString(l.caption).simplified() ? caption.toStdString()
+                                                                          : std::string();
     const int at = doc_->addLayout(l, i + 1, QStringLiteral("Add step “%1”"));
     say(QStringLiteral("Added step %1 «%2»: edit its caption and analysis, then Save as Step.")
             .arg(at + 1)
