@@ -239,6 +239,20 @@ private slots:
         QCOMPARE(doc->layout(1).name, name);
     }
 
+    // File > New after a lesson in float32: the Bank conflicts panel shows none of the closed
+    // project's settings, its dtype included.
+    void newProjectDropsTheLessonsDtype() {
+        MainWindow w;
+        QVERIFY(showWithFile(w, QString::fromLatin1(kLesson), QSize(1400, 900)));
+        w.findChild<QDockWidget*>(QStringLiteral("bankDock"))->show();
+        BankPanel* bank = bankOf(w);
+        QTRY_COMPARE(bank->dtype(), QStringLiteral("float32"));
+        w.newDocument();
+        QTRY_VERIFY(!bank->analysisPending());
+        QCOMPARE(bank->dtype(), QStringLiteral("float16"));
+        QVERIFY(bank->autoAccess());
+    }
+
     void authorALessonThroughThePanel() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("authored.tilescope.json"));

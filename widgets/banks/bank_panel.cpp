@@ -410,15 +410,17 @@ void BankPanel::resetForProject() {
     error_.clear();
     noProjectLayout_ = true;
     {
-        // The access, store and vector a lesson step (or the user) chose belong to the closed
-        // project: the next one starts from an access fitted to its layout.
+        // The access, dtype, store and vector a lesson step (or the user) chose belong to the
+        // closed project: the next one starts from an access fitted to its layout, in the
+        // panel's default dtype (a new project's step applies its own).
         const QSignalBlocker b1(layoutEdit_), b2(accessEdit_), b3(autoBox_), b4(storeBox_),
-            b5(vectorSpin_);
+            b5(vectorSpin_), b6(dtypeBox_);
         layoutEdit_->clear();
         accessEdit_->clear();
         autoBox_->setChecked(true);
         storeBox_->setChecked(false);
         vectorSpin_->setValue(0);
+        dtypeBox_->setCurrentText(QStringLiteral("float16"));
     }
     dtypeBox_->setEnabled(true);
     dtypeBox_->setToolTip({});
