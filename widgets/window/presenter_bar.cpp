@@ -58,6 +58,12 @@ PresenterBar::PresenterBar(MainWindow* w, Presenter* p)
         "QToolBar#presenterBar QToolButton:hover { background: rgba(255, 255, 255, 40); }"
         "QToolBar#presenterBar QToolButton:checked { background: #2563eb; }"
         "QToolBar#presenterBar QToolButton:disabled { color: rgba(255, 255, 255, 90); }"
+        // A colouring that does not apply (a T.Layout has no threads) is not shown as chosen.
+        "QToolBar#presenterBar QToolButton:checked:disabled { background: transparent; }"
+        // Drawn by the style sheet: the platform's separator came out as a stray glyph on the
+        // dark bar.
+        "QToolBar#presenterBar::separator { background: rgba(255, 255, 255, 70); width: 1px; "
+        "margin: 6px 6px; }"
         "QToolBar#presenterBar QLabel { color: #d1d5db; padding: 0 6px; }"));
     auto label = [this](const QString& name) {
         auto* l = new QLabel(this);
