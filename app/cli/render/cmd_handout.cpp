@@ -24,14 +24,9 @@ int handout(const HandoutArgs& a) {
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return std::tolower(c); });
     if (ext != ".pdf") throw ts::InputError("a handout is a PDF: name the output .pdf");
-    std::string tried;
-    auto fn =
-        reinterpret_cast<TilescopeHandoutQtFn>(cli::qtModuleSymbol("tilescope_handout_qt", &tried));
-    if (!fn) {
-        std::cerr << "tilescope-cli: error: a handout needs the Qt renderer module ("
-                  << kTilescopeRenderQtModule << "), which could not be loaded: " << tried << "\n";
-        return cli::kInternal;
-    }
+    auto fn = reinterpret_cast<TilescopeHandoutQtFn>(
+        cli::requireQtModuleSymbol("tilescope_handout_qt", "a handout"));
+    if (!fn) return cli::kInternal;
     char error[4096] = {};
     int pages = 0;
     const int rc = fn(a.project.c_str(), a.out.c_str(), &pages, error, sizeof error);

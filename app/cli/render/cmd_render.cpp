@@ -48,14 +48,9 @@ std::string lower(std::string s) {
 
 // The Qt module's renderer (qt_module_loader.h).
 int renderWithQt(const TilescopeRenderRequest& q) {
-    std::string tried;
-    auto fn =
-        reinterpret_cast<TilescopeRenderQtFn>(cli::qtModuleSymbol("tilescope_render_qt", &tried));
-    if (!fn) {
-        std::cerr << "tilescope-cli: error: this format needs the Qt renderer module ("
-                  << kTilescopeRenderQtModule << "), which could not be loaded: " << tried << "\n";
-        return cli::kInternal;
-    }
+    auto fn = reinterpret_cast<TilescopeRenderQtFn>(
+        cli::requireQtModuleSymbol("tilescope_render_qt", "this format"));
+    if (!fn) return cli::kInternal;
     char error[4096] = {};
     const int rc = fn(&q, error, sizeof error);
     if (rc != 0) std::cerr << "tilescope-cli: error: " << error << "\n";

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <filesystem>
+#include <iostream>
 
 namespace cli {
 
@@ -35,6 +36,15 @@ void* qtModuleSymbol(const char* symbol, std::string* why) {
     }
     if (why) *why = tried;
     return nullptr;
+}
+
+void* requireQtModuleSymbol(const char* symbol, const char* what) {
+    std::string tried;
+    void* fn = qtModuleSymbol(symbol, &tried);
+    if (!fn)
+        std::cerr << "tilescope-cli: error: " << what << " needs the Qt renderer module ("
+                  << kTilescopeRenderQtModule << "), which could not be loaded: " << tried << "\n";
+    return fn;
 }
 
 } // namespace cli

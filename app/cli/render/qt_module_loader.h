@@ -10,5 +10,7 @@ namespace cli {
 
 // The symbol's address, or nullptr with *why saying what was tried.
 void* qtModuleSymbol(const char* symbol, std::string* why);
+// The same, or nullptr after telling stderr that `what` needs the module and what was tried.
+void* requireQtModuleSymbol(const char* symbol, const char* what);
 
 } // namespace cli
